@@ -1,0 +1,29 @@
+// The numbers a run is judged by (DESIGN §3; names are the JSON contract).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "ppsim/memory.h"
+#include "ppsim/timeline.h"
+
+namespace ppsim {
+
+struct Metrics {
+  Tick makespan = 0;  // last end - 0
+  Tick busy = 0;      // sum of op durations (an overlapped pair counts once)
+  Tick idle = 0;      // P * makespan - busy: the bubble in device-ticks
+  double bubble_ratio = 0;      // idle / busy
+  double bubble_fraction = 0;   // idle / (P * makespan)
+  double bubble_rate_span = 0;  // Zero Bubble paper: (max span - ideal) / max span
+  std::vector<Tick> busy_per_device;
+  std::vector<Tick> span_per_device;  // last end - first start
+  std::int64_t transfers = 0;   // dependencies that cross devices
+  std::int64_t peak_activations = 0;
+  std::vector<std::int64_t> peak_activations_per_device;
+  Activations activations;  // the time series (with the problem's HoldMode)
+};
+
+Metrics Measure(const Timeline& timeline);
+
+}  // namespace ppsim

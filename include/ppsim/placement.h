@@ -1,0 +1,25 @@
+// Placement: each op starts at the earliest tick its device and its
+// dependencies allow (DESIGN §2):
+//   F(m,s)   >= end F(m,s-1) + c      B(m,s) >= end B(m,s+1) + c
+//   B(m,S-1) >= end F(m,S-1)          W(m,s) >= end B(m,s)
+// and after the previous op on its device; c only between devices.
+#pragma once
+
+#include "ppsim/error.h"
+#include "ppsim/problem.h"
+#include "ppsim/schedule.h"
+#include "ppsim/timeline.h"
+
+namespace ppsim {
+
+// The op that `id` waits on (its one data dependency), or kNoOp. Every op
+// has at most one: the chain F(m,0..S-1) -> B(m,S-1..0), W(m,s) after B(m,s).
+OpId DependencyOf(const OpSpace& space, bool split_backward, OpId id);
+
+// Places `schedule` in time. O(ops): every op is visited once.
+// REQUIRES: ValidateProblem(problem) and CheckComplete(problem, schedule) ok.
+// Returns a kDeadlock Error that spells out the cycle of waiting ops when
+// the order can never complete.
+Result<Timeline> Place(const Problem& problem, Schedule schedule);
+
+}  // namespace ppsim

@@ -1,0 +1,82 @@
+// A Problem is everything about a pipeline except the order of work: P
+// devices, M microbatches, v chunks per device (S = v·P virtual stages), the
+// stage-to-device placement, per-kind per-stage costs and the communication
+// latency added on cross-device dependencies. A Problem is a plain value;
+// ValidateProblem() checks it before anything is allocated.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "ppsim/error.h"
+#include "ppsim/op.h"
+
+namespace ppsim {
+
+// Where virtual stage s lives.
+enum class Placement : std::uint8_t {
+  kLoop,    // Megatron / PyTorch: device s mod P
+  kVShape,  // ZB-V / DualPipeV: device d holds stages d and 2P-1-d (v = 2)
+};
+
+// What "activations held" means (DESIGN §3).
+enum class HoldMode : std::uint8_t {
+  kHeld,      // [end of F, start of B): stashed between the passes (default)
+  kResident,  // [start of F, end of B] — or end of W when the backward is split
+};
+
+// Op durations in ticks. Each vector holds one value per virtual stage, or a
+// single value that applies to every stage. All values must be ≥ 1.
+struct Costs {
+  std::vector<Tick> f{1};  // forward
+  std::vector<Tick> b{1};  // backward (input-gradient pass when split)
+  std::vector<Tick> w{1};  // weight-gradient pass; used only by split schedules
+  // Overlapped forward+backward pair (DualPipe's "F&B"), per stage of the
+  // forward op; empty = no overlap benefit, the pair costs f + b.
+  std::vector<Tick> fb;
+
+  Tick Of(OpKind kind, int stage) const;
+  Tick Overlapped(int f_stage, int b_stage) const;
+};
+
+struct Problem {
+  int P = 4;  // devices (pipeline ranks)
+  int M = 6;  // microbatches
+  int v = 1;  // chunks (virtual stages) per device
+  Placement placement = Placement::kLoop;
+  Costs costs;
+  // Latency added to a dependency whose two ops sit on different devices.
+  Tick comm = 0;
+  // Optional per-hop latency: comm_hops[s] applies between stages s and s+1
+  // (size S-1). Empty = `comm` everywhere.
+  std::vector<Tick> comm_hops;
+  HoldMode hold = HoldMode::kHeld;
+
+  int stages() const { return P * v; }
+  int DeviceOf(int stage) const {
+    if (placement == Placement::kLoop) return stage % P;
+    return stage < P ? stage : 2 * P - 1 - stage;
+  }
+  // Latency between adjacent stages a and b (|a-b| = 1), 0 on one device.
+  Tick CommBetween(int a, int b) const {
+    if (DeviceOf(a) == DeviceOf(b)) return 0;
+    if (comm_hops.empty()) return comm;
+    return comm_hops[a < b ? a : b];
+  }
+};
+
+// Hard limits, checked before allocating (DESIGN §6 "absurd sizes").
+inline constexpr int kMaxDevices = 4096;
+inline constexpr int kMaxMicrobatches = 1 << 20;
+inline constexpr int kMaxChunks = 64;
+inline constexpr std::int64_t kMaxOps = 200'000'000;  // ids across all kinds
+inline constexpr Tick kMaxCost = Tick{1} << 40;      // keeps sums far from overflow
+
+// Returns an Error naming the first bad field, or kOk.
+Error ValidateProblem(const Problem& problem);
+
+std::string PlacementName(Placement placement);
+std::string HoldModeName(HoldMode hold);
+
+}  // namespace ppsim

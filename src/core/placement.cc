@@ -1,0 +1,186 @@
+// Earliest-start placement.
+//
+// Every op starts at max(end of the previous op on its device, end of its
+// dependency + latency). Both terms are ends of ops placed earlier in some
+// topological order, so one visit per op suffices: the start never has to be
+// revised later, and no backtracking or cycle stepping is needed. The order
+// in which devices are visited does not change any start; we run each device
+// as far as it can go and park it on the one op it waits for, waking it when
+// that op's device has placed it. A state where every unfinished device is
+// parked is a deadlock, and the parked devices spell out the cycle.
+#include "ppsim/placement.h"
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "core/fast_div.h"
+
+namespace ppsim {
+
+OpId DependencyOf(const OpSpace& space, bool split_backward, OpId id) {
+  (void)split_backward;
+  const Op op = space.At(id);
+  const int S = space.stages();
+  switch (op.kind) {
+    case OpKind::kF:
+      return op.stage > 0 ? space.Id(OpKind::kF, op.microbatch, op.stage - 1) : kNoOp;
+    case OpKind::kB:
+      return op.stage < S - 1 ? space.Id(OpKind::kB, op.microbatch, op.stage + 1)
+                              : space.Id(OpKind::kF, op.microbatch, S - 1);
+    case OpKind::kW:
+      return space.Id(OpKind::kB, op.microbatch, op.stage);
+  }
+  return kNoOp;
+}
+
+namespace {
+
+// Per (kind, stage) row — id / M — what placement needs about its ops.
+struct Row {
+  Tick duration = 0;
+  Tick latency = 0;     // added to the dependency's end
+  OpId dep_delta = 0;   // dependency id = id + dep_delta
+  bool has_dep = false;
+};
+
+struct Parked {
+  OpId waits_on;
+  int device;
+};
+
+std::string DeadlockMessage(const Problem& problem, const OpSpace& space, const Schedule& schedule,
+                            const std::vector<size_t>& cursor, const std::vector<OpId>& waits_on) {
+  // Follow device -> device holding the op it waits on, until one repeats.
+  int d = -1;
+  for (int i = 0; i < problem.P; ++i)
+    if (waits_on[i] != kNoOp) { d = i; break; }
+  std::vector<int> seen_at(problem.P, -1);
+  std::vector<int> path;
+  while (d >= 0 && seen_at[d] < 0) {
+    seen_at[d] = static_cast<int>(path.size());
+    path.push_back(d);
+    d = problem.DeviceOf(space.At(waits_on[d]).stage);
+    if (waits_on[d] == kNoOp) break;  // cannot happen for a complete schedule
+  }
+  std::string msg = "deadlock:";
+  const int first = d >= 0 && seen_at[d] >= 0 ? seen_at[d] : 0;
+  for (size_t i = first; i < path.size(); ++i) {
+    const int dev = path[i];
+    const Slot& next = schedule.devices[dev][cursor[dev]];
+    msg += (i == static_cast<size_t>(first) ? " " : "; ");
+    msg += "device " + std::to_string(dev) + " waits on " + OpName(space.At(waits_on[dev])) + " before " +
+           OpName(space.At(next.op));
+  }
+  return msg;
+}
+
+}  // namespace
+
+Result<Timeline> Place(const Problem& problem, Schedule schedule) {
+  const OpSpace space = schedule.space;
+  const int S = space.stages();
+  const int M = space.microbatches();
+  const int kinds = schedule.split_backward ? 3 : 2;
+  const std::int64_t n = std::int64_t{kinds} * S * M;
+
+  std::vector<Row> rows(static_cast<size_t>(kinds) * S);
+  for (int k = 0; k < kinds; ++k) {
+    for (int s = 0; s < S; ++s) {
+      Row& r = rows[k * S + s];
+      const OpKind kind = static_cast<OpKind>(k);
+      r.duration = problem.costs.Of(kind, s);
+      if (kind == OpKind::kF && s > 0) {
+        r = {r.duration, problem.CommBetween(s - 1, s), -M, true};
+      } else if (kind == OpKind::kB && s < S - 1) {
+        r = {r.duration, problem.CommBetween(s, s + 1), M, true};
+      } else if (kind == OpKind::kB || kind == OpKind::kW) {
+        r = {r.duration, 0, -S * M, true};  // same stage: B(S-1) after F(S-1); W after B
+      }
+    }
+  }
+
+  Timeline t;
+  t.problem = problem;
+  t.start.assign(n, -1);
+  t.end.assign(n, -1);
+  Tick* const start = t.start.data();
+  Tick* const end = t.end.data();
+  const FastDiv by_m(static_cast<std::uint32_t>(M));
+
+  const int P = problem.P;
+  std::vector<size_t> cursor(P, 0);
+  std::vector<Tick> free_at(P, 0);
+  std::vector<OpId> waits_on(P, kNoOp);
+  std::vector<std::vector<Parked>> parked(P);  // parked[e]: devices waiting on an op of e
+  std::vector<int> runnable;
+  runnable.reserve(P);
+  for (int d = P - 1; d >= 0; --d) runnable.push_back(d);
+  int finished = 0;
+
+  while (!runnable.empty()) {
+    const int d = runnable.back();
+    runnable.pop_back();
+    const std::vector<Slot>& queue = schedule.devices[d];
+    const size_t size = queue.size();
+    size_t i = cursor[d];
+    Tick now = free_at[d];
+    OpId blocked_on = kNoOp;
+    for (; i < size; ++i) {
+      const Slot slot = queue[i];
+      const Row& r = rows[by_m.Div(static_cast<std::uint32_t>(slot.op))];
+      Tick ready = now;
+      if (r.has_dep) {
+        const Tick e = end[slot.op + r.dep_delta];
+        if (e < 0) { blocked_on = slot.op + r.dep_delta; break; }
+        ready = std::max(ready, e + r.latency);
+      }
+      Tick duration = r.duration;
+      if (slot.pair()) [[unlikely]] {
+        const Row& r2 = rows[by_m.Div(static_cast<std::uint32_t>(slot.overlapped))];
+        if (r2.has_dep) {
+          const Tick e = end[slot.overlapped + r2.dep_delta];
+          if (e < 0) { blocked_on = slot.overlapped + r2.dep_delta; break; }
+          ready = std::max(ready, e + r2.latency);
+        }
+        const Op a = space.At(slot.op), b = space.At(slot.overlapped);
+        duration = a.kind == OpKind::kF ? problem.costs.Overlapped(a.stage, b.stage)
+                                        : problem.costs.Overlapped(b.stage, a.stage);
+        start[slot.overlapped] = ready;
+        end[slot.overlapped] = ready + duration;
+      }
+      start[slot.op] = ready;
+      now = end[slot.op] = ready + duration;
+    }
+    cursor[d] = i;
+    free_at[d] = now;
+    if (i == size) {
+      ++finished;
+    } else {
+      waits_on[d] = blocked_on;
+      parked[problem.DeviceOf(space.At(blocked_on).stage)].push_back({blocked_on, d});
+    }
+    // Wake the devices that waited on an op this run placed.
+    std::vector<Parked>& waiting = parked[d];
+    for (size_t k = 0; k < waiting.size();) {
+      if (end[waiting[k].waits_on] >= 0) {
+        waits_on[waiting[k].device] = kNoOp;
+        runnable.push_back(waiting[k].device);
+        waiting[k] = waiting.back();
+        waiting.pop_back();
+      } else {
+        ++k;
+      }
+    }
+  }
+  if (finished != P)
+    return Fail(ErrorCode::kDeadlock, DeadlockMessage(problem, space, schedule, cursor, waits_on));
+
+  Tick makespan = 0;
+  for (int d = 0; d < P; ++d) makespan = std::max(makespan, free_at[d]);
+  t.makespan = makespan;
+  t.schedule = std::move(schedule);
+  return t;
+}
+
+}  // namespace ppsim

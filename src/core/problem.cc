@@ -1,0 +1,95 @@
+#include "ppsim/problem.h"
+
+#include <string>
+
+namespace ppsim {
+namespace {
+
+Tick PerStage(const std::vector<Tick>& values, int stage) {
+  return values.size() == 1 ? values[0] : values[stage];
+}
+
+Error CheckCosts(const char* field, const std::vector<Tick>& values, int stages) {
+  if (values.empty()) return Fail(ErrorCode::kInvalidValue, std::string("cost ") + field + ": no value given");
+  if (values.size() != 1 && static_cast<int>(values.size()) != stages) {
+    return Fail(ErrorCode::kInvalidValue,
+                std::string("cost ") + field + ": " + std::to_string(values.size()) +
+                    " per-stage values given but there are " + std::to_string(stages) +
+                    " stages (give 1 or " + std::to_string(stages) + ")");
+  }
+  for (size_t i = 0; i < values.size(); ++i) {
+    std::string where = values.size() == 1 ? std::string(field) : std::string(field) + "[" + std::to_string(i) + "]";
+    if (values[i] <= 0)
+      return Fail(ErrorCode::kInvalidValue, "cost " + where + " must be ≥ 1 tick, got " + std::to_string(values[i]));
+    if (values[i] > kMaxCost)
+      return Fail(ErrorCode::kTooLarge, "cost " + where + " = " + std::to_string(values[i]) +
+                                            " exceeds the limit " + std::to_string(kMaxCost));
+  }
+  return Error{ErrorCode::kOk, ""};
+}
+
+}  // namespace
+
+Tick Costs::Of(OpKind kind, int stage) const {
+  switch (kind) {
+    case OpKind::kF: return PerStage(f, stage);
+    case OpKind::kB: return PerStage(b, stage);
+    case OpKind::kW: return PerStage(w, stage);
+  }
+  return 0;
+}
+
+Tick Costs::Overlapped(int f_stage, int b_stage) const {
+  if (fb.empty()) return PerStage(f, f_stage) + PerStage(b, b_stage);
+  return PerStage(fb, f_stage);
+}
+
+Error ValidateProblem(const Problem& p) {
+  auto bad = [](const std::string& m) { return Fail(ErrorCode::kInvalidValue, m); };
+  if (p.P < 1) return bad("P must be ≥ 1, got " + std::to_string(p.P));
+  if (p.M < 1) return bad("M must be ≥ 1, got " + std::to_string(p.M));
+  if (p.v < 1) return bad("chunks (v) must be ≥ 1, got " + std::to_string(p.v));
+  if (p.P > kMaxDevices)
+    return Fail(ErrorCode::kTooLarge, "P = " + std::to_string(p.P) + " exceeds the limit " + std::to_string(kMaxDevices));
+  if (p.M > kMaxMicrobatches)
+    return Fail(ErrorCode::kTooLarge,
+                "M = " + std::to_string(p.M) + " exceeds the limit " + std::to_string(kMaxMicrobatches));
+  if (p.v > kMaxChunks)
+    return Fail(ErrorCode::kTooLarge, "chunks = " + std::to_string(p.v) + " exceeds the limit " + std::to_string(kMaxChunks));
+  const std::int64_t ids = std::int64_t{3} * p.P * p.v * p.M;
+  if (ids > kMaxOps)
+    return Fail(ErrorCode::kTooLarge, "P·v·M = " + std::to_string(ids / 3) + " stage-microbatches exceeds the limit " +
+                                          std::to_string(kMaxOps / 3) + " (refused before allocating)");
+  if (p.placement == Placement::kVShape && p.v != 2)
+    return bad("V-shape placement needs exactly 2 chunks per device, got " + std::to_string(p.v));
+  const int S = p.stages();
+  for (auto [name, values] : {std::pair<const char*, const std::vector<Tick>*>{"F", &p.costs.f},
+                              {"B", &p.costs.b}, {"W", &p.costs.w}}) {
+    Error e = CheckCosts(name, *values, S);
+    if (e.code != ErrorCode::kOk) return e;
+  }
+  if (!p.costs.fb.empty()) {
+    Error e = CheckCosts("FB", p.costs.fb, S);
+    if (e.code != ErrorCode::kOk) return e;
+  }
+  if (p.comm < 0) return bad("comm must be ≥ 0, got " + std::to_string(p.comm));
+  if (p.comm > kMaxCost)
+    return Fail(ErrorCode::kTooLarge, "comm = " + std::to_string(p.comm) + " exceeds the limit " + std::to_string(kMaxCost));
+  if (!p.comm_hops.empty()) {
+    if (static_cast<int>(p.comm_hops.size()) != S - 1)
+      return bad("comm per hop: " + std::to_string(p.comm_hops.size()) + " values given, need " + std::to_string(S - 1));
+    for (size_t i = 0; i < p.comm_hops.size(); ++i)
+      if (p.comm_hops[i] < 0 || p.comm_hops[i] > kMaxCost)
+        return bad("comm hop " + std::to_string(i) + " must be in [0, " + std::to_string(kMaxCost) + "], got " +
+                   std::to_string(p.comm_hops[i]));
+  }
+  return Error{ErrorCode::kOk, ""};
+}
+
+std::string PlacementName(Placement placement) {
+  return placement == Placement::kLoop ? "loop" : "v-shape";
+}
+
+std::string HoldModeName(HoldMode hold) { return hold == HoldMode::kHeld ? "held" : "resident"; }
+
+}  // namespace ppsim

@@ -1,0 +1,63 @@
+#include "ppsim/schedule.h"
+
+#include <string>
+
+namespace ppsim {
+
+std::int64_t Schedule::op_count() const {
+  std::int64_t n = 0;
+  for (const auto& queue : devices)
+    for (const Slot& slot : queue) n += slot.pair() ? 2 : 1;
+  return n;
+}
+
+Error CheckComplete(const Problem& problem, const Schedule& schedule) {
+  const OpSpace& space = schedule.space;
+  if (space.stages() != problem.stages() || space.microbatches() != problem.M)
+    return Fail(ErrorCode::kBadSchedule, "schedule is for " + std::to_string(space.stages()) + " stages × " +
+                                             std::to_string(space.microbatches()) + " microbatches, problem has " +
+                                             std::to_string(problem.stages()) + " × " + std::to_string(problem.M));
+  if (static_cast<int>(schedule.devices.size()) != problem.P)
+    return Fail(ErrorCode::kBadSchedule, "schedule has " + std::to_string(schedule.devices.size()) +
+                                             " device queues, P = " + std::to_string(problem.P));
+  std::vector<int> seen_on(space.size(), -1);
+  auto visit = [&](OpId id, int d) -> Error {
+    if (id < 0 || id >= space.size())
+      return Fail(ErrorCode::kBadSchedule, "device " + std::to_string(d) + " lists an unknown op id " + std::to_string(id));
+    Op op = space.At(id);
+    if (op.kind == OpKind::kW && !schedule.split_backward)
+      return Fail(ErrorCode::kBadSchedule, OpName(op) + " on device " + std::to_string(d) +
+                                               ": W ops need a split-backward schedule");
+    if (seen_on[id] >= 0)
+      return Fail(ErrorCode::kBadSchedule, OpName(op) + " appears twice (device " + std::to_string(seen_on[id]) +
+                                               " and " + std::to_string(d) + ")");
+    seen_on[id] = d;
+    if (problem.DeviceOf(op.stage) != d)
+      return Fail(ErrorCode::kBadSchedule, OpName(op) + " is listed on device " + std::to_string(d) + " but stage " +
+                                               std::to_string(op.stage) + " is placed on device " +
+                                               std::to_string(problem.DeviceOf(op.stage)));
+    return Error{ErrorCode::kOk, ""};
+  };
+  for (int d = 0; d < problem.P; ++d) {
+    for (const Slot& slot : schedule.devices[d]) {
+      Error e = visit(slot.op, d);
+      if (e.code != ErrorCode::kOk) return e;
+      if (slot.pair()) {
+        e = visit(slot.overlapped, d);
+        if (e.code != ErrorCode::kOk) return e;
+      }
+    }
+  }
+  const int kinds = schedule.split_backward ? 3 : 2;
+  for (int k = 0; k < kinds; ++k)
+    for (int s = 0; s < space.stages(); ++s)
+      for (int m = 0; m < space.microbatches(); ++m) {
+        OpId id = space.Id(static_cast<OpKind>(k), m, s);
+        if (seen_on[id] < 0)
+          return Fail(ErrorCode::kBadSchedule, OpName(space.At(id)) + " is missing (expected on device " +
+                                                   std::to_string(problem.DeviceOf(s)) + ")");
+      }
+  return Error{ErrorCode::kOk, ""};
+}
+
+}  // namespace ppsim

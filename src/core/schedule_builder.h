@@ -1,0 +1,30 @@
+// Small helper for generators: appends ops to one device's queue by
+// (kind, microbatch, stage).
+#pragma once
+
+#include "ppsim/schedule.h"
+
+namespace ppsim {
+
+inline Schedule EmptySchedule(const Problem& p) {
+  Schedule s;
+  s.space = OpSpace(p.stages(), p.M);
+  s.devices.resize(p.P);
+  return s;
+}
+
+class QueueBuilder {
+ public:
+  QueueBuilder(Schedule& schedule, int device) : space_(schedule.space), queue_(schedule.devices[device]) {}
+  void Add(OpKind kind, int microbatch, int stage) { queue_.push_back({space_.Id(kind, microbatch, stage), kNoOp}); }
+  void F(int microbatch, int stage) { Add(OpKind::kF, microbatch, stage); }
+  void B(int microbatch, int stage) { Add(OpKind::kB, microbatch, stage); }
+  void W(int microbatch, int stage) { Add(OpKind::kW, microbatch, stage); }
+  void Reserve(size_t n) { queue_.reserve(n); }
+
+ private:
+  const OpSpace& space_;
+  std::vector<Slot>& queue_;
+};
+
+}  // namespace ppsim

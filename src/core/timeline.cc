@@ -1,0 +1,22 @@
+#include "ppsim/timeline.h"
+
+namespace ppsim {
+
+std::vector<PlacedOp> Timeline::Ops() const {
+  std::vector<PlacedOp> ops;
+  ops.reserve(schedule.op_count());
+  int next_overlap = 0;
+  for (int d = 0; d < static_cast<int>(schedule.devices.size()); ++d) {
+    for (const Slot& slot : schedule.devices[d]) {
+      const int overlap = slot.pair() ? next_overlap++ : -1;
+      for (OpId id : {slot.op, slot.overlapped}) {
+        if (id == kNoOp) continue;
+        const Op op = schedule.space.At(id);
+        ops.push_back({d, op.stage, op.kind, op.microbatch, start[id], end[id], overlap});
+      }
+    }
+  }
+  return ops;
+}
+
+}  // namespace ppsim
