@@ -1,0 +1,33 @@
+// Subcommands register themselves: each tools/ppsim/cmd_<name>.cc defines a
+// static CommandRegistrar that adds its CLI11 subcommand, so adding a command
+// touches no shared file. A command's callback returns a process exit code.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "ppsim/error.h"
+
+namespace ppsim::cli {
+
+// Adds the subcommand to `app`; the callback it installs must set `*exit_code`.
+using CommandSetup = std::function<void(CLI::App& app, int* exit_code)>;
+
+struct CommandEntry {
+  int order;  // position in `ppsim --help`
+  CommandSetup setup;
+};
+
+std::vector<CommandEntry>& Commands();
+
+struct CommandRegistrar {
+  CommandRegistrar(int order, CommandSetup setup) { Commands().push_back({order, std::move(setup)}); }
+};
+
+// Prints "ppsim: <message>" on stderr and returns the error's exit code.
+int Report(const Error& error);
+
+}  // namespace ppsim::cli
