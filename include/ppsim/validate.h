@@ -1,0 +1,37 @@
+// Validation of a timeline someone else produced (or an old ppsim wrote): is
+// it legal, and is it tight? Legal: every op appears once, one device runs
+// one op at a time (an overlapped pair shares its slot), every dependency of
+// DESIGN §2 is met with its communication latency. Tight: every op starts at
+// the earliest tick its device and its dependency allow — a simulator that
+// lets an op start early, or late, is caught here with the op named.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ppsim/problem.h"
+#include "ppsim/timeline.h"
+
+namespace ppsim {
+
+struct TimelineToCheck {
+  int P = 0;  // devices; 0 = infer from the ops
+  int S = 0;  // virtual stages; 0 = infer
+  int M = 0;  // microbatches; 0 = infer
+  std::optional<Placement> placement;  // unknown: each stage must stay on one device
+  Tick comm = 0;
+  std::optional<Costs> costs;  // known: durations are checked against them
+  std::vector<PlacedOp> ops;
+};
+
+struct Violation {
+  std::string rule;     // "missing", "duplicate", "overlap", "dependency", "not-tight", "duration", "device"
+  std::string message;  // "F0@s1 starts at 0 but F0@s0 ends at 1"
+};
+
+// All violations found, in a stable order (first the shape, then per op in
+// order of start). Empty iff the timeline is legal and tight.
+std::vector<Violation> ValidateTimeline(const TimelineToCheck& timeline);
+
+}  // namespace ppsim

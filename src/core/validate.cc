@@ -1,0 +1,175 @@
+#include "ppsim/validate.h"
+
+#include <algorithm>
+#include <map>
+#include <tuple>
+
+#include "ppsim/placement.h"
+
+namespace ppsim {
+namespace {
+
+std::string Name(const PlacedOp& op) { return OpName(op.op()); }
+std::string Span(const PlacedOp& op) {
+  return "[" + std::to_string(op.start) + ", " + std::to_string(op.end) + ")";
+}
+
+struct Checker {
+  const TimelineToCheck& in;
+  std::vector<Violation> out;
+  int P = 0, S = 0, M = 0;
+  bool split = false;
+  OpSpace space;
+  std::vector<int> index;  // by OpId: position in in.ops, -1 if absent
+
+  void Add(const char* rule, std::string message) { out.push_back({rule, std::move(message)}); }
+
+  bool Shape() {
+    P = in.P;
+    S = in.S;
+    M = in.M;
+    for (const PlacedOp& op : in.ops) {
+      if (in.P == 0) P = std::max(P, op.device + 1);
+      if (in.S == 0) S = std::max(S, op.stage + 1);
+      if (in.M == 0) M = std::max(M, op.microbatch + 1);
+      split = split || op.kind == OpKind::kW;
+    }
+    if (in.ops.empty()) {
+      Add("missing", "the timeline has no ops");
+      return false;
+    }
+    if (std::int64_t{3} * S * M > kMaxOps) {
+      Add("too-large", "S·M = " + std::to_string(std::int64_t{S} * M) + " stage-microbatches exceeds the limit " +
+                           std::to_string(kMaxOps / 3));
+      return false;
+    }
+    space = OpSpace(S, M);
+    index.assign(space.size(), -1);
+    std::vector<int> device_of_stage(S, -1);
+    for (size_t i = 0; i < in.ops.size(); ++i) {
+      const PlacedOp& op = in.ops[i];
+      if (op.device < 0 || op.device >= P || op.stage < 0 || op.stage >= S || op.microbatch < 0 ||
+          op.microbatch >= M) {
+        Add("unknown", Name(op) + " on device " + std::to_string(op.device) + " is outside P=" +
+                           std::to_string(P) + ", S=" + std::to_string(S) + ", M=" + std::to_string(M));
+        continue;
+      }
+      const OpId id = space.Id(op.op());
+      if (index[id] >= 0) {
+        Add("duplicate", Name(op) + " appears twice (at " + Span(in.ops[index[id]]) + " and " + Span(op) + ")");
+        continue;
+      }
+      index[id] = static_cast<int>(i);
+      if (op.end <= op.start)
+        Add("duration", Name(op) + " has no positive duration: " + Span(op));
+      if (in.placement) {
+        Problem p;
+        p.P = P;
+        p.v = std::max(1, S / std::max(1, P));
+        p.placement = *in.placement;
+        if (p.DeviceOf(op.stage) != op.device)
+          Add("device", Name(op) + " runs on device " + std::to_string(op.device) + " but stage " +
+                            std::to_string(op.stage) + " belongs to device " + std::to_string(p.DeviceOf(op.stage)));
+      } else if (device_of_stage[op.stage] < 0) {
+        device_of_stage[op.stage] = op.device;
+      } else if (device_of_stage[op.stage] != op.device) {
+        Add("device", Name(op) + " runs on device " + std::to_string(op.device) + " but stage " +
+                          std::to_string(op.stage) + " ran on device " + std::to_string(device_of_stage[op.stage]));
+      }
+    }
+    const int kinds = split ? 3 : 2;
+    for (int k = 0; k < kinds; ++k)
+      for (int s = 0; s < S; ++s)
+        for (int m = 0; m < M; ++m)
+          if (index[space.Id(static_cast<OpKind>(k), m, s)] < 0)
+            Add("missing", OpName(Op{static_cast<OpKind>(k), m, s}) + " is missing");
+    return true;
+  }
+
+  void Durations() {
+    if (!in.costs) return;
+    for (const PlacedOp& op : in.ops) {
+      if (op.overlap >= 0) continue;  // a pair's duration is the compound cost
+      if (op.stage >= static_cast<int>(S)) continue;
+      const Tick want = in.costs->Of(op.kind, op.stage);
+      if (op.end - op.start != want)
+        Add("duration", Name(op) + " lasts " + std::to_string(op.end - op.start) + " ticks but its cost is " +
+                            std::to_string(want));
+    }
+  }
+
+  // Returns, per op index, the end of the previous op on its device (0 if first).
+  std::vector<Tick> Devices() {
+    std::vector<std::vector<int>> by_device(P);
+    for (size_t i = 0; i < in.ops.size(); ++i)
+      if (in.ops[i].device >= 0 && in.ops[i].device < P) by_device[in.ops[i].device].push_back(static_cast<int>(i));
+    std::vector<Tick> free_before(in.ops.size(), 0);
+    for (int d = 0; d < P; ++d) {
+      auto& list = by_device[d];
+      std::stable_sort(list.begin(), list.end(), [&](int a, int b) {
+        return std::tie(in.ops[a].start, in.ops[a].end) < std::tie(in.ops[b].start, in.ops[b].end);
+      });
+      Tick free_at = 0;
+      int last = -1;
+      for (int i : list) {
+        const PlacedOp& op = in.ops[i];
+        const bool same_pair = last >= 0 && op.overlap >= 0 && in.ops[last].overlap == op.overlap &&
+                               in.ops[last].start == op.start && in.ops[last].end == op.end;
+        if (same_pair) {
+          free_before[i] = free_before[last];
+          continue;
+        }
+        if (last >= 0 && op.start < free_at)
+          Add("overlap", "device " + std::to_string(d) + " runs " + Name(in.ops[last]) + " " + Span(in.ops[last]) +
+                             " and " + Name(op) + " " + Span(op) + " at once");
+        free_before[i] = free_at;
+        free_at = std::max(free_at, op.end);
+        last = i;
+      }
+    }
+    return free_before;
+  }
+
+  void Dependencies(const std::vector<Tick>& free_before) {
+    std::vector<int> order(in.ops.size());
+    for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
+    std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return in.ops[a].start < in.ops[b].start; });
+    for (int i : order) {
+      const PlacedOp& op = in.ops[i];
+      if (op.stage < 0 || op.stage >= S || op.microbatch < 0 || op.microbatch >= M) continue;
+      Tick earliest = free_before[i];
+      std::string because = "device " + std::to_string(op.device) + " is free at " + std::to_string(free_before[i]);
+      const OpId dep = DependencyOf(space, split, space.Id(op.op()));
+      if (dep != kNoOp && index[dep] >= 0) {
+        const PlacedOp& d = in.ops[index[dep]];
+        const Tick c = d.device == op.device ? 0 : in.comm;
+        const Tick ready = d.end + c;
+        if (op.start < ready) {
+          Add("dependency", Name(op) + " starts at " + std::to_string(op.start) + " but " + Name(d) + " ends at " +
+                                std::to_string(d.end) + (c ? " (+" + std::to_string(c) + " comm)" : ""));
+          continue;
+        }
+        if (ready > earliest) {
+          earliest = ready;
+          because = Name(d) + " ends at " + std::to_string(d.end) + (c ? " +" + std::to_string(c) + " comm" : "");
+        }
+      }
+      if (op.start > earliest)
+        Add("not-tight", Name(op) + " starts at " + std::to_string(op.start) + " but could start at " +
+                             std::to_string(earliest) + " (" + because + ")");
+    }
+  }
+};
+
+}  // namespace
+
+std::vector<Violation> ValidateTimeline(const TimelineToCheck& timeline) {
+  Checker c{timeline, {}, 0, 0, 0, false, OpSpace(), {}};
+  if (!c.Shape()) return c.out;
+  c.Durations();
+  const std::vector<Tick> free_before = c.Devices();
+  c.Dependencies(free_before);
+  return c.out;
+}
+
+}  // namespace ppsim

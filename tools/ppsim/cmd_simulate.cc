@@ -1,0 +1,74 @@
+// ppsim simulate --schedule NAME -P p -M m [...] [--json | --format text]
+#include <cstdio>
+#include <memory>
+
+#include "command.h"
+#include "ppsim/atomic_file.h"
+#include "ppsim/metrics.h"
+#include "ppsim/render/terminal_chart.h"
+#include "ppsim/simulate.h"
+#include "ppsim/timeline_json.h"
+#include "problem_options.h"
+
+namespace ppsim::cli {
+namespace {
+
+struct SimulateOptions {
+  std::string schedule = "1f1b";
+  ProblemOptions problem;
+  bool json = false;
+  std::string format = "summary";
+  std::string output = "-";
+};
+
+std::string Summary(const Timeline& t, const Metrics& m) {
+  std::string s;
+  char line[256];
+  std::snprintf(line, sizeof line, "%s  P=%d M=%d v=%d  comm=%lld\n", t.schedule.name.c_str(), t.problem.P,
+                t.problem.M, t.problem.v, static_cast<long long>(t.problem.comm));
+  s += line;
+  std::snprintf(line, sizeof line,
+                "makespan %lld  busy %lld  idle %lld  bubble_ratio %.4f  bubble_fraction %.4f  transfers %lld\n",
+                static_cast<long long>(m.makespan), static_cast<long long>(m.busy), static_cast<long long>(m.idle),
+                m.bubble_ratio, m.bubble_fraction, static_cast<long long>(m.transfers));
+  s += line;
+  s += "peak activations (" + HoldModeName(t.problem.hold) + "): " + std::to_string(m.peak_activations) +
+       " cluster-wide; per device";
+  for (auto v : m.peak_activations_per_device) s += " " + std::to_string(v);
+  s += "\n";
+  return s;
+}
+
+int Run(const SimulateOptions& o) {
+  Result<Problem> problem = ToProblem(o.problem);
+  if (!problem) return Report(problem.error());
+  Result<Timeline> timeline = Simulate(o.schedule, *problem);
+  if (!timeline) return Report(timeline.error());
+  const Metrics metrics = Measure(*timeline);
+  std::string out;
+  if (o.json || o.format == "json") {
+    out = SimulationJson(*timeline, metrics).dump() + "\n";
+  } else if (o.format == "text") {
+    out = TerminalChart(*timeline, metrics) + Summary(*timeline, metrics);
+  } else {
+    out = Summary(*timeline, metrics);
+  }
+  Error e = WriteFileAtomically(o.output, out);
+  if (e.code != ErrorCode::kOk) return Report(e);
+  return 0;
+}
+
+const CommandRegistrar registrar(10, [](CLI::App& app, int* exit_code) {
+  auto o = std::make_shared<SimulateOptions>();
+  CLI::App* cmd = app.add_subcommand("simulate", "place one schedule in time and measure it");
+  cmd->add_option("--schedule,-s", o->schedule, "schedule name (see `ppsim list`; default 1f1b)");
+  AddProblemOptions(*cmd, o->problem);
+  cmd->add_flag("--json", o->json, "print one JSON object: parameters, metrics, activation series, ops");
+  cmd->add_option("--format", o->format, "summary (default), text (terminal chart), json")
+      ->check(CLI::IsMember({"summary", "text", "json"}));
+  cmd->add_option("-o,--output", o->output, "write to this file (atomically) instead of stdout");
+  cmd->callback([o, exit_code] { *exit_code = Run(*o); });
+});
+
+}  // namespace
+}  // namespace ppsim::cli

@@ -1,0 +1,64 @@
+#include "problem_options.h"
+
+#include <charconv>
+
+#include "ppsim/cost_spec.h"
+
+namespace ppsim::cli {
+
+void AddProblemOptions(CLI::App& cmd, ProblemOptions& o) {
+  cmd.add_option("-P,--stages", o.P, "pipeline devices (default 4)");
+  cmd.add_option("-M,--microbatches", o.M, "microbatches (default 6)");
+  cmd.add_option("--chunks,-v", o.chunks, "chunks (virtual stages) per device (default 1)");
+  cmd.add_option("--cost", o.cost, "op costs in ticks: F=1,B=2,W=1,FB=2; per stage F=3:1:1:2 (default F=1,B=1,W=1)");
+  cmd.add_option("--comm", o.comm, "latency in ticks on cross-device dependencies (default 0)");
+  cmd.add_option("--hold", o.hold, "activation accounting: held = [F end, B start) (default), resident = [F start, B/W end)");
+}
+
+Error ParseIntFlag(const std::string& flag, const std::string& text, long long min, long long max, int& out) {
+  long long v = 0;
+  const char* end = text.data() + text.size();
+  auto [ptr, ec] = std::from_chars(text.data(), end, v);
+  if (text.empty() || ec == std::errc::invalid_argument || ptr != end)
+    return Fail(ErrorCode::kInvalidValue, flag + ": '" + text + "' is not a whole number");
+  if (ec == std::errc::result_out_of_range || v > max) {
+    const bool huge = ec == std::errc::result_out_of_range;
+    return Fail(huge || v > max ? ErrorCode::kTooLarge : ErrorCode::kInvalidValue,
+                flag + ": " + text + " exceeds the limit " + std::to_string(max));
+  }
+  if (v < min)
+    return Fail(ErrorCode::kInvalidValue, flag + " must be ≥ " + std::to_string(min) + ", got " + text);
+  out = static_cast<int>(v);
+  return Error{ErrorCode::kOk, ""};
+}
+
+Result<Problem> ToProblem(const ProblemOptions& o) {
+  Problem p;
+  for (auto [flag, text, min, max, out] :
+       {std::tuple<const char*, const std::string*, long long, long long, int*>{"-P", &o.P, 1, kMaxDevices, &p.P},
+        {"-M", &o.M, 1, kMaxMicrobatches, &p.M},
+        {"--chunks", &o.chunks, 1, kMaxChunks, &p.v}}) {
+    Error e = ParseIntFlag(flag, *text, min, max, *out);
+    if (e.code != ErrorCode::kOk) return e;
+  }
+  if (!o.cost.empty()) {
+    Error e = ApplyCostSpec(o.cost, p.costs);
+    if (e.code != ErrorCode::kOk) return e;
+  }
+  if (!ParseTick(o.comm, p.comm)) {
+    const bool digits = !o.comm.empty() && o.comm.find_first_not_of("0123456789") == std::string::npos;
+    return Fail(digits ? ErrorCode::kTooLarge : ErrorCode::kInvalidValue,
+                "--comm: '" + o.comm + "' " + (digits ? "overflows a 64-bit tick count" : "is not a whole number of ticks"));
+  }
+  if (p.comm < 0) return Fail(ErrorCode::kInvalidValue, "--comm must be ≥ 0, got " + o.comm);
+  if (o.hold == "held") {
+    p.hold = HoldMode::kHeld;
+  } else if (o.hold == "resident") {
+    p.hold = HoldMode::kResident;
+  } else {
+    return Fail(ErrorCode::kInvalidValue, "--hold: '" + o.hold + "' is not one of held, resident");
+  }
+  return p;
+}
+
+}  // namespace ppsim::cli
