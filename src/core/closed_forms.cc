@@ -1,0 +1,61 @@
+#include "ppsim/closed_forms.h"
+
+#include <algorithm>
+#include <numeric>
+
+namespace ppsim {
+namespace {
+
+// The one value of a cost vector when every stage has it, else nullopt.
+std::optional<Tick> Uniform(const std::vector<Tick>& values) {
+  if (values.empty()) return std::nullopt;
+  for (Tick v : values)
+    if (v != values[0]) return std::nullopt;
+  return values[0];
+}
+
+}  // namespace
+
+Ratio Ratio::Of(std::int64_t num, std::int64_t den) {
+  if (den < 0) { num = -num; den = -den; }
+  const std::int64_t g = std::gcd(num, den);
+  if (g > 1) { num /= g; den /= g; }
+  return {num, den};
+}
+
+std::string Ratio::ToString() const {
+  return den == 1 ? std::to_string(num) : std::to_string(num) + "/" + std::to_string(den);
+}
+
+Prediction Predict(const std::string& schedule, const Problem& p) {
+  Prediction out;
+  const auto f = Uniform(p.costs.f), b = Uniform(p.costs.b);
+  if (!f || !b || p.comm != 0 || !p.comm_hops.empty()) return out;
+  const Tick fb = *f + *b;
+  const bool held = p.hold == HoldMode::kHeld;
+  if (schedule == "gpipe" || schedule == "1f1b") {
+    out.makespan = (p.M + p.P - 1) * fb;
+    out.makespan_formula = "(M+P-1)(F+B)";
+    out.bubble_ratio = Ratio::Of(p.P - 1, p.M);
+    out.bubble_formula = "(P-1)/M";
+    std::vector<std::int64_t> peaks(p.P);
+    for (int d = 0; d < p.P; ++d) {
+      if (schedule == "gpipe") {
+        peaks[d] = held && d == p.P - 1 ? p.M - 1 : p.M;  // the last device starts B0 as F(M-1) ends
+      } else {
+        peaks[d] = held && d == p.P - 1 ? 0 : std::min(p.P - d, p.M);
+      }
+    }
+    out.peak_per_device = peaks;
+    out.peak_formula = schedule == "gpipe" ? (held ? "M (M-1 on the last device)" : "M")
+                                           : (held ? "min(P-d, M) (0 on the last device)" : "min(P-d, M)");
+  } else if (schedule == "interleaved" && p.M % p.P == 0) {
+    out.makespan = (std::int64_t{p.v} * p.M + p.P - 1) * fb;
+    out.makespan_formula = "(vM+P-1)(F+B) per chunk";
+    out.bubble_ratio = Ratio::Of(p.P - 1, std::int64_t{p.v} * p.M);
+    out.bubble_formula = "(P-1)/(vM)";
+  }
+  return out;
+}
+
+}  // namespace ppsim
