@@ -1,0 +1,75 @@
+// `validate`: what simulate prints is legal and tight; the same-cycle
+// cascade (an op marked finished when it starts) is caught and named.
+#include <gtest/gtest.h>
+
+#include "ppsim/simulate.h"
+#include "ppsim/validate.h"
+
+namespace ppsim {
+namespace {
+
+TimelineToCheck FromSimulation(const char* schedule, Problem p) {
+  Result<Timeline> t = Simulate(schedule, p);
+  EXPECT_TRUE(t.ok());
+  TimelineToCheck c;
+  c.P = t->problem.P;
+  c.M = t->problem.M;
+  c.S = t->problem.stages();
+  c.placement = t->problem.placement;
+  c.comm = t->problem.comm;
+  c.costs = t->problem.costs;
+  c.ops = t->Ops();
+  return c;
+}
+
+TEST(Validate, AcceptsWhatSimulatePlaces) {
+  Problem p;
+  p.comm = 1;
+  for (const char* s : {"gpipe", "1f1b"}) EXPECT_TRUE(ValidateTimeline(FromSimulation(s, p)).empty()) << s;
+  p.v = 2;
+  p.M = 8;
+  EXPECT_TRUE(ValidateTimeline(FromSimulation("interleaved", p)).empty());
+}
+
+TEST(Validate, RejectsTheSameCycleCascadeNamingTheOp) {
+  // A simulator that marks F0 finished when it starts lets it cross every stage at tick 0.
+  TimelineToCheck c = FromSimulation("1f1b", Problem());
+  for (PlacedOp& op : c.ops)
+    if (op.kind == OpKind::kF && op.microbatch == 0) {
+      op.end -= op.start;
+      op.start = 0;
+    }
+  const std::vector<Violation> v = ValidateTimeline(c);
+  ASSERT_FALSE(v.empty());
+  bool named = false;
+  for (const Violation& x : v) named = named || x.message == "F0@s1 starts at 0 but F0@s0 ends at 1";
+  EXPECT_TRUE(named) << v[0].message;
+}
+
+TEST(Validate, RejectsAnOpThatStartsLaterThanItCould) {
+  TimelineToCheck c = FromSimulation("gpipe", Problem());
+  // Delay the last backward on device 0 by one tick: still legal, no longer tight.
+  PlacedOp* last = nullptr;
+  for (PlacedOp& op : c.ops)
+    if (op.device == 0 && (last == nullptr || op.start > last->start)) last = &op;
+  ++last->start;
+  ++last->end;
+  const std::vector<Violation> v = ValidateTimeline(c);
+  ASSERT_EQ(v.size(), 1u);
+  EXPECT_EQ(v[0].rule, "not-tight");
+  EXPECT_EQ(v[0].message, "B5@s0 starts at 18 but could start at 17 (device 0 is free at 17)");
+}
+
+TEST(Validate, RejectsOverlapsDuplicatesAndMissingOps) {
+  TimelineToCheck c = FromSimulation("gpipe", Problem());
+  c.ops.push_back(c.ops[0]);
+  c.ops.erase(c.ops.begin() + 1);  // F1@s0
+  std::vector<std::string> rules;
+  for (const Violation& v : ValidateTimeline(c)) rules.push_back(v.rule + ": " + v.message);
+  EXPECT_NE(std::find(rules.begin(), rules.end(), "duplicate: F0@s0 appears twice (at [0, 1) and [0, 1))"),
+            rules.end());
+  EXPECT_NE(std::find(rules.begin(), rules.end(), "missing: F1@s0 is missing"), rules.end());
+}
+
+}  // namespace
+}  // namespace ppsim
