@@ -31,9 +31,12 @@ struct Op {
 // "F3@s1".
 std::string OpName(const Op& op);
 
-// Dense integer ids for all ops of a problem with S stages and M microbatches:
-// id = (kind * S + stage) * M + microbatch. Flat arrays indexed by OpId are
-// what makes placement fast.
+// Dense integer ids for all ops of a problem with S stages and M
+// microbatches, microbatch-major so that the ops placed around the same time
+// (one microbatch's wave through the pipeline) sit together in memory:
+//   F(m,s) = 2mS + s,  B(m,s) = (2m+1)S + s,  W(m,s) = 2SM + mS + s.
+// W ids come after every F and B, so a schedule without W needs only the
+// first 2SM ids. Flat arrays indexed by OpId are what make placement fast.
 using OpId = std::int32_t;
 inline constexpr OpId kNoOp = -1;
 
@@ -43,17 +46,24 @@ class OpSpace {
   OpSpace(int stages, int microbatches) : S_(stages), M_(microbatches) {}
   int stages() const { return S_; }
   int microbatches() const { return M_; }
-  // Number of ids (all three kinds).
+  // Number of ids (all three kinds); ids of F and B are [0, 2SM).
   std::int64_t size() const { return std::int64_t{kNumOpKinds} * S_ * M_; }
   OpId Id(OpKind kind, int microbatch, int stage) const {
-    return (static_cast<OpId>(kind) * S_ + stage) * M_ + microbatch;
+    if (kind == OpKind::kW) return (2 * M_ + microbatch) * S_ + stage;
+    return (2 * microbatch + static_cast<OpId>(kind)) * S_ + stage;
   }
   OpId Id(const Op& op) const { return Id(op.kind, op.microbatch, op.stage); }
   Op At(OpId id) const {
     Op op;
-    op.microbatch = id % M_;
-    op.stage = (id / M_) % S_;
-    op.kind = static_cast<OpKind>(id / (M_ * S_));
+    const OpId q = id / S_;
+    op.stage = id - q * S_;
+    if (q >= 2 * M_) {
+      op.kind = OpKind::kW;
+      op.microbatch = q - 2 * M_;
+    } else {
+      op.kind = static_cast<OpKind>(q & 1);
+      op.microbatch = q >> 1;
+    }
     return op;
   }
 

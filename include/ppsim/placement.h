@@ -22,4 +22,9 @@ OpId DependencyOf(const OpSpace& space, bool split_backward, OpId id);
 // the order can never complete.
 Result<Timeline> Place(const Problem& problem, Schedule schedule);
 
+// Place() into `out`, reusing its buffers: no allocation once they are large
+// enough. For loops that place many schedules (sweeps, benchmarks); take the
+// schedule back with std::move(out.schedule) to reuse it too.
+Error PlaceInto(const Problem& problem, Schedule&& schedule, Timeline& out);
+
 }  // namespace ppsim

@@ -36,12 +36,13 @@ OpId DependencyOf(const OpSpace& space, bool split_backward, OpId id) {
 
 namespace {
 
-// Per (kind, stage) row — id / M — what placement needs about its ops.
+// Per (kind, stage) row: what placement needs about its ops.
 struct Row {
   Tick duration = 0;
   Tick latency = 0;     // added to the dependency's end
   OpId dep_delta = 0;   // dependency id = id + dep_delta
   bool has_dep = false;
+  int dep_device = -1;  // device holding the dependency
 };
 
 struct Parked {
@@ -78,6 +79,13 @@ std::string DeadlockMessage(const Problem& problem, const OpSpace& space, const 
 }  // namespace
 
 Result<Timeline> Place(const Problem& problem, Schedule schedule) {
+  Timeline t;
+  Error e = PlaceInto(problem, std::move(schedule), t);
+  if (e.code != ErrorCode::kOk) return e;
+  return t;
+}
+
+Error PlaceInto(const Problem& problem, Schedule&& schedule, Timeline& t) {
   const OpSpace space = schedule.space;
   const int S = space.stages();
   const int M = space.microbatches();
@@ -91,22 +99,36 @@ Result<Timeline> Place(const Problem& problem, Schedule schedule) {
       const OpKind kind = static_cast<OpKind>(k);
       r.duration = problem.costs.Of(kind, s);
       if (kind == OpKind::kF && s > 0) {
-        r = {r.duration, problem.CommBetween(s - 1, s), -M, true};
+        r = {r.duration, problem.CommBetween(s - 1, s), -1, true, problem.DeviceOf(s - 1)};
       } else if (kind == OpKind::kB && s < S - 1) {
-        r = {r.duration, problem.CommBetween(s, s + 1), M, true};
-      } else if (kind == OpKind::kB || kind == OpKind::kW) {
-        r = {r.duration, 0, -S * M, true};  // same stage: B(S-1) after F(S-1); W after B
+        r = {r.duration, problem.CommBetween(s, s + 1), +1, true, problem.DeviceOf(s + 1)};
+      } else if (kind == OpKind::kB) {
+        r = {r.duration, 0, -S, true, problem.DeviceOf(s)};  // B(S-1) after F(S-1)
+      } else if (kind == OpKind::kW) {
+        r = {r.duration, 0, 0, true, problem.DeviceOf(s)};  // after B(m,s); see Decode
       }
     }
   }
 
-  Timeline t;
   t.problem = problem;
-  t.start.assign(n, -1);
-  t.end.assign(n, -1);
+  t.start.resize(n);  // every id below n is scheduled (CheckComplete), so no fill
+  t.end.assign(n, -1);  // -1: not placed yet
   Tick* const start = t.start.data();
   Tick* const end = t.end.data();
-  const FastDiv by_m(static_cast<std::uint32_t>(M));
+  const FastDiv by_s(static_cast<std::uint32_t>(S));
+  const OpId two_m = 2 * M;
+  // The row of `id` and its dependency (microbatch-major ids, see op.h).
+  auto decode = [&](OpId id, OpId& dep) -> const Row& {
+    const OpId q = static_cast<OpId>(by_s.Div(static_cast<std::uint32_t>(id)));
+    const OpId stage = id - q * S;
+    if (q < two_m) [[likely]] {
+      const Row& r = rows[(q & 1) * S + stage];
+      dep = id + r.dep_delta;
+      return r;
+    }
+    dep = (2 * (q - two_m) + 1) * S + stage;  // W(m,s) waits on B(m,s)
+    return rows[2 * S + stage];
+  };
 
   const int P = problem.P;
   std::vector<size_t> cursor(P, 0);
@@ -126,21 +148,24 @@ Result<Timeline> Place(const Problem& problem, Schedule schedule) {
     size_t i = cursor[d];
     Tick now = free_at[d];
     OpId blocked_on = kNoOp;
+    int blocked_device = -1;
     for (; i < size; ++i) {
       const Slot slot = queue[i];
-      const Row& r = rows[by_m.Div(static_cast<std::uint32_t>(slot.op))];
+      OpId dep;
+      const Row& r = decode(slot.op, dep);
       Tick ready = now;
       if (r.has_dep) {
-        const Tick e = end[slot.op + r.dep_delta];
-        if (e < 0) { blocked_on = slot.op + r.dep_delta; break; }
+        const Tick e = end[dep];
+        if (e < 0) { blocked_on = dep; blocked_device = r.dep_device; break; }
         ready = std::max(ready, e + r.latency);
       }
       Tick duration = r.duration;
       if (slot.pair()) [[unlikely]] {
-        const Row& r2 = rows[by_m.Div(static_cast<std::uint32_t>(slot.overlapped))];
+        OpId dep2;
+        const Row& r2 = decode(slot.overlapped, dep2);
         if (r2.has_dep) {
-          const Tick e = end[slot.overlapped + r2.dep_delta];
-          if (e < 0) { blocked_on = slot.overlapped + r2.dep_delta; break; }
+          const Tick e = end[dep2];
+          if (e < 0) { blocked_on = dep2; blocked_device = r2.dep_device; break; }
           ready = std::max(ready, e + r2.latency);
         }
         const Op a = space.At(slot.op), b = space.At(slot.overlapped);
@@ -158,7 +183,7 @@ Result<Timeline> Place(const Problem& problem, Schedule schedule) {
       ++finished;
     } else {
       waits_on[d] = blocked_on;
-      parked[problem.DeviceOf(space.At(blocked_on).stage)].push_back({blocked_on, d});
+      parked[blocked_device].push_back({blocked_on, d});
     }
     // Wake the devices that waited on an op this run placed.
     std::vector<Parked>& waiting = parked[d];
@@ -176,11 +201,12 @@ Result<Timeline> Place(const Problem& problem, Schedule schedule) {
   if (finished != P)
     return Fail(ErrorCode::kDeadlock, DeadlockMessage(problem, space, schedule, cursor, waits_on));
 
+
   Tick makespan = 0;
   for (int d = 0; d < P; ++d) makespan = std::max(makespan, free_at[d]);
   t.makespan = makespan;
   t.schedule = std::move(schedule);
-  return t;
+  return Error{ErrorCode::kOk, ""};
 }
 
 }  // namespace ppsim
