@@ -1,0 +1,149 @@
+// The CLI contract of DESIGN §5 and issue 2, end to end.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "cli/run_tool.h"
+#include "ppsim/error.h"
+
+namespace ppsim {
+namespace {
+
+using testing::RunPpsim;
+
+nlohmann::json SimulateJson(const std::string& args) {
+  auto run = RunPpsim("simulate " + args + " --json");
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  return nlohmann::json::parse(run.out);
+}
+
+TEST(SimulateCli, CanonicalExampleJson) {
+  const nlohmann::json one = SimulateJson("--schedule 1f1b -P 4 -M 6");
+  EXPECT_EQ(one["makespan"], 18);
+  EXPECT_EQ(one["idle"], 24);
+  EXPECT_EQ(one["peak_activations"], 9);
+  const nlohmann::json g = SimulateJson("--schedule gpipe -P 4 -M 6");
+  EXPECT_EQ(g["makespan"], 18);
+  EXPECT_EQ(g["idle"], 24);
+  EXPECT_EQ(g["peak_activations"], 23);
+  for (const char* field : {"schedule", "P", "M", "v", "costs", "comm", "makespan", "busy", "idle", "bubble_ratio",
+                            "bubble_fraction", "peak_activations", "peak_activations_per_device", "ops"})
+    EXPECT_TRUE(g.contains(field)) << field;
+  ASSERT_EQ(g["ops"].size(), 48u);
+  const nlohmann::json& op = g["ops"][0];
+  EXPECT_EQ(op, (nlohmann::json{{"device", 0}, {"stage", 0}, {"kind", "F"}, {"microbatch", 0}, {"start", 0}, {"end", 1}}));
+}
+
+TEST(SimulateCli, JsonIsOneObjectAndRerunsAreByteIdentical) {
+  auto a = RunPpsim("simulate --schedule interleaved --chunks 2 -P 4 -M 8 --comm 1 --json");
+  auto b = RunPpsim("simulate --schedule interleaved --chunks 2 -P 4 -M 8 --comm 1 --json");
+  EXPECT_EQ(a.exit_code, 0);
+  EXPECT_EQ(a.out, b.out);
+  EXPECT_EQ(std::count(a.out.begin(), a.out.end(), '\n'), 1);
+}
+
+TEST(SimulateCli, TextChartShowsCellsAndHeldRow) {
+  auto run = RunPpsim("simulate --schedule 1f1b -P 4 -M 6 --format text");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  // Device 3 runs F0 at tick 3 then B0 at tick 4.
+  EXPECT_NE(run.out.find("dev 3 .  .  .  F0 B0 F1 B1"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("held  0  1  3  6  9  8"), std::string::npos) << run.out;
+}
+
+TEST(SimulateCli, ValidateAcceptsWhatSimulatePrints) {
+  const std::string path = "/tmp/ppsim_cli_validate_" + std::to_string(::getpid()) + ".json";
+  auto sim = RunPpsim("simulate --schedule 1f1b -P 4 -M 6 --comm 2 --json -o " + path);
+  ASSERT_EQ(sim.exit_code, 0) << sim.err;
+  auto ok = RunPpsim("validate " + path);
+  EXPECT_EQ(ok.exit_code, 0) << ok.err;
+  EXPECT_EQ(ok.out, "ok: 48 ops, legal and tight, makespan 42\n");
+  // Validated against a different latency, the same timeline is not tight.
+  auto loose = RunPpsim("validate " + path + " --comm 0");
+  EXPECT_EQ(loose.exit_code, ExitCode(ErrorCode::kInvalidTimeline));
+  EXPECT_NE(loose.err.find("not-tight: F0@s1 starts at 3 but could start at 1 (F0@s0 ends at 1)"), std::string::npos)
+      << loose.err;
+  std::remove(path.c_str());
+}
+
+TEST(SimulateCli, ValidateRejectsTheCascade) {
+  // Every stage starts F0 at tick 0: what a start-is-finish simulator produces.
+  const std::string path = "/tmp/ppsim_cli_cascade_" + std::to_string(::getpid()) + ".json";
+  nlohmann::json ops = nlohmann::json::array();
+  for (int s = 0; s < 4; ++s) {
+    ops.push_back({{"device", s}, {"stage", s}, {"kind", "F"}, {"microbatch", 0}, {"start", 0}, {"end", 1}});
+    ops.push_back({{"device", s}, {"stage", s}, {"kind", "B"}, {"microbatch", 0}, {"start", 1 + (3 - s)}, {"end", 2 + (3 - s)}});
+  }
+  std::ofstream(path) << ops.dump();
+  auto run = RunPpsim("validate " + path);
+  EXPECT_EQ(run.exit_code, ExitCode(ErrorCode::kInvalidTimeline));
+  EXPECT_NE(run.err.find("F0@s1 starts at 0 but F0@s0 ends at 1"), std::string::npos) << run.err;
+  std::remove(path.c_str());
+}
+
+struct BadInput {
+  const char* args;
+  ErrorCode code;
+  const char* message;
+};
+
+class BadInputTest : public ::testing::TestWithParam<BadInput> {};
+
+TEST_P(BadInputTest, OneLineNamingTheFieldAndADistinctExitCode) {
+  const BadInput& c = GetParam();
+  auto run = RunPpsim(c.args);
+  EXPECT_EQ(run.exit_code, ExitCode(c.code)) << run.err;
+  EXPECT_EQ(run.err, std::string("ppsim: ") + c.message + "\n");
+  EXPECT_EQ(run.out, "");
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Catalogue, BadInputTest,
+    ::testing::Values(
+        BadInput{"simulate -P 0", ErrorCode::kInvalidValue, "-P must be ≥ 1, got 0"},
+        BadInput{"simulate -M -3", ErrorCode::kInvalidValue, "-M must be ≥ 1, got -3"},
+        BadInput{"simulate -M six", ErrorCode::kInvalidValue, "-M: 'six' is not a whole number"},
+        BadInput{"simulate -P 99999999999999999999", ErrorCode::kTooLarge, "-P: 99999999999999999999 exceeds the limit 4096"},
+        BadInput{"simulate -P 4096 -M 1048576", ErrorCode::kTooLarge,
+                 "P·v·M = 4294967296 stage-microbatches exceeds the limit 66666666 (refused before allocating)"},
+        BadInput{"simulate --chunks 0 -s interleaved", ErrorCode::kInvalidValue, "--chunks must be ≥ 1, got 0"},
+        BadInput{"simulate --cost F=0", ErrorCode::kInvalidValue, "--cost: 'F=0': costs must be ≥ 1 tick, got 0"},
+        BadInput{"simulate --cost B=1.5", ErrorCode::kInvalidValue, "--cost: 'B=1.5': '1.5' is not a whole number of ticks"},
+        BadInput{"simulate --comm -1", ErrorCode::kInvalidValue, "--comm must be ≥ 0, got -1"},
+        BadInput{"simulate --hold sometimes", ErrorCode::kInvalidValue, "--hold: 'sometimes' is not one of held, resident"},
+        BadInput{"simulate -s interleaved --chunks 2 -P 4 -M 9", ErrorCode::kPrecondition,
+                 "interleaved needs M divisible by its number of rounds max(1, M/P) = 2; got M = 9, P = 4 (use M a "
+                 "multiple of P, e.g. 8)"},
+        BadInput{"simulate -o /nonexistent-dir/x.json --json", ErrorCode::kIo,
+                 "cannot write /nonexistent-dir/x.json: no directory /nonexistent-dir"},
+        BadInput{"validate /nonexistent.json", ErrorCode::kIo, "cannot read /nonexistent.json: No such file or directory"}));
+
+TEST(SimulateCli, UnknownScheduleListsTheKnownOnes) {
+  auto run = RunPpsim("simulate --schedule zero-bubble-please");
+  EXPECT_EQ(run.exit_code, ExitCode(ErrorCode::kUnknownName));
+  EXPECT_NE(run.err.find("ppsim: unknown schedule 'zero-bubble-please'; known: gpipe, 1f1b"), std::string::npos);
+}
+
+TEST(SimulateCli, ValidateReportsJsonSyntaxErrorsWithPosition) {
+  const std::string path = "/tmp/ppsim_cli_syntax_" + std::to_string(::getpid()) + ".json";
+  std::ofstream(path) << "{\n  \"ops\": [\n    {\"device\": 0,,}\n  ]\n}\n";
+  auto run = RunPpsim("validate " + path);
+  EXPECT_EQ(run.exit_code, ExitCode(ErrorCode::kParse));
+  EXPECT_NE(run.err.find(path + ":3:"), std::string::npos) << run.err;
+  std::remove(path.c_str());
+}
+
+TEST(CompareCli, SaysMakespansAndBubblesAreEqual) {
+  auto run = RunPpsim("compare --schedule gpipe,1f1b -P 4 -M 6");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_NE(run.out.find("makespans equal: gpipe=18 1f1b=18"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("bubbles equal (idle device-ticks): gpipe=24 1f1b=24"), std::string::npos);
+  EXPECT_NE(run.out.find("(P-1)/M = 1/2 ✓"), std::string::npos);
+  auto json = RunPpsim("compare --schedule gpipe,1f1b -P 4 -M 6 --json");
+  const auto j = nlohmann::json::parse(json.out);
+  EXPECT_TRUE(j["makespans_equal"]);
+  EXPECT_EQ(j["runs"][1]["peak_activations"], 9);
+  EXPECT_EQ(j["runs"][0]["predicted"]["bubble_ratio"]["value"], "1/2");
+}
+
+}  // namespace
+}  // namespace ppsim
