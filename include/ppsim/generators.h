@@ -41,5 +41,11 @@ Result<Schedule> GenerateGPipe(const Problem& problem);
 Result<Schedule> Generate1F1B(const Problem& problem);
 Result<Schedule> GenerateInterleaved(const Problem& problem);
 Result<Schedule> GenerateLoopedBFS(const Problem& problem);
+Result<Schedule> GenerateZBH1(const Problem& problem);
+Result<Schedule> GenerateZBH2(const Problem& problem);
+Result<Schedule> GenerateZB1P(const Problem& problem);
+Result<Schedule> GenerateZBV(const Problem& problem);
+Result<Schedule> GenerateDualPipe(const Problem& problem);
+Result<Schedule> GenerateDualPipeV(const Problem& problem);
 
 }  // namespace ppsim

@@ -40,12 +40,26 @@ std::string OpName(const Op& op);
 using OpId = std::int32_t;
 inline constexpr OpId kNoOp = -1;
 
+//
+// Bidirectional spaces (DualPipe) hold two independent pipelines: stages
+// [0, split) carry microbatches [0, M/2) and stages [split, S) carry
+// microbatches [M/2, M). The ids of the other (microbatch, stage) pairs
+// exist but name no op (Exists() is false); stage split-1 ends the first
+// chain and stage split starts the second.
 class OpSpace {
  public:
   OpSpace() = default;
-  OpSpace(int stages, int microbatches) : S_(stages), M_(microbatches) {}
+  OpSpace(int stages, int microbatches, int split = 0) : S_(stages), M_(microbatches), split_(split) {}
   int stages() const { return S_; }
   int microbatches() const { return M_; }
+  int split() const { return split_; }  // 0 = one chain over all stages
+  bool Exists(int microbatch, int stage) const {
+    return split_ == 0 || (stage < split_) == (microbatch < M_ / 2);
+  }
+  // The first stage of a microbatch's chain (no forward dependency) and the
+  // last (its backward follows its own forward).
+  bool IsFirstStage(int stage) const { return stage == 0 || stage == split_; }
+  bool IsLastStage(int stage) const { return stage == S_ - 1 || (split_ != 0 && stage == split_ - 1); }
   // Number of ids (all three kinds); ids of F and B are [0, 2SM).
   std::int64_t size() const { return std::int64_t{kNumOpKinds} * S_ * M_; }
   OpId Id(OpKind kind, int microbatch, int stage) const {
@@ -70,6 +84,7 @@ class OpSpace {
  private:
   int S_ = 0;
   int M_ = 0;
+  int split_ = 0;
 };
 
 }  // namespace ppsim

@@ -18,6 +18,11 @@ namespace ppsim {
 enum class Placement : std::uint8_t {
   kLoop,    // Megatron / PyTorch: device s mod P
   kVShape,  // ZB-V / DualPipeV: device d holds stages d and 2P-1-d (v = 2)
+  // DualPipe: two model copies in opposite directions. Stages [0, P) are
+  // copy 0 (stage s on device s) and carry microbatches [0, M/2); stages
+  // [P, 2P) are copy 1 (stage P+i on device P-1-i, as in kVShape) and carry
+  // microbatches [M/2, M). v = 2; see OpSpace for the two chains.
+  kDualPipe,
 };
 
 // What "activations held" means (DESIGN §3).
@@ -54,6 +59,8 @@ struct Problem {
   HoldMode hold = HoldMode::kHeld;
 
   int stages() const { return P * v; }
+  // The op-id space of this problem (two chains for kDualPipe).
+  OpSpace Space() const { return OpSpace(stages(), M, placement == Placement::kDualPipe ? P : 0); }
   int DeviceOf(int stage) const {
     if (placement == Placement::kLoop) return stage % P;
     return stage < P ? stage : 2 * P - 1 - stage;

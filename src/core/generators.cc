@@ -21,6 +21,33 @@ Error CheckInterleaved(const Problem& p) {
   return Ok();
 }
 
+Error CheckZB1P(const Problem& p) {
+  Error e = CheckInterleaved(p);
+  if (e.code != ErrorCode::kOk) e.message = "zb1p" + e.message.substr(std::string("interleaved").size());
+  return e;
+}
+
+Error CheckDualPipeV(const Problem& p) {
+  if (p.M < 2 * p.P)
+    return Fail(ErrorCode::kPrecondition, "dualpipev needs M ≥ 2P (as many microbatches as stages): P = " +
+                                              std::to_string(p.P) + " needs M ≥ " + std::to_string(2 * p.P) +
+                                              ", got M = " + std::to_string(p.M));
+  return Ok();
+}
+
+Error CheckDualPipe(const Problem& p) {
+  if (p.P % 2 != 0)
+    return Fail(ErrorCode::kPrecondition, "dualpipe needs an even number of devices (its two directions mirror "
+                                          "each other), got P = " + std::to_string(p.P) +
+                                              " (use dualpipev for any P)");
+  if (p.M % 2 != 0 || p.M < 2 * p.P)
+    return Fail(ErrorCode::kPrecondition, "dualpipe needs an even M ≥ 2P (M/2 microbatches per direction, at least "
+                                          "P each): P = " + std::to_string(p.P) + " needs M ∈ {" +
+                                              std::to_string(2 * p.P) + ", " + std::to_string(2 * p.P + 2) +
+                                              ", ...}, got M = " + std::to_string(p.M));
+  return Ok();
+}
+
 std::vector<GeneratorInfo> Registry() {
   return {
       {"gpipe", "GPipe: every forward in microbatch order, then every backward", "one chunk per device",
@@ -34,6 +61,27 @@ std::vector<GeneratorInfo> Registry() {
        false, &GenerateInterleaved, &CheckInterleaved},
       {"looped-bfs", "Looped BFS (PyTorch ScheduleLoopedBFS): each chunk's forwards for all microbatches, then backwards",
        "--chunks v ≥ 1", Placement::kLoop, 0, false, &GenerateLoopedBFS, &CheckNone},
+      {"zb-h1",
+       "ZB-H1 (Zero Bubble, Qi et al. 2024): 1F1B with B split from W, W delayed to fill the tail; bubble "
+       "(P-1)(F+B-W), 1F1B's memory",
+       "one chunk per device; any M ≥ 1", Placement::kLoop, 1, true, &GenerateZBH1, &CheckNone},
+      {"zb-h2",
+       "ZB-H2 (Zero Bubble, Qi et al. 2024): up to 2P-1 microbatches in flight, W deferred to the tail; bubble "
+       "(P-1)(F+B-2W)",
+       "one chunk per device; any M ≥ 1 (zero bubble at equal costs needs M ≥ 2P-1)", Placement::kLoop, 1, true,
+       &GenerateZBH2, &CheckNone},
+      {"zb1p", "ZB1P (PyTorch ScheduleInterleavedZeroBubble): interleaved 1F1B with B split from W; v = 1 is ZB-H1",
+       "--chunks v ≥ 1; M divisible by max(1, M/P)", Placement::kLoop, 0, true, &GenerateZB1P, &CheckZB1P},
+      {"zbv", "ZB-V (Zero Bubble, PyTorch ScheduleZBVZeroBubble): V-shape placement, 2 chunks per device, B split from W",
+       "exactly 2 chunks per device (V-shape); any M ≥ 1", Placement::kVShape, 2, true, &GenerateZBV, &CheckNone},
+      {"dualpipe",
+       "DualPipe (DeepSeek-V3): two model copies in opposite directions, overlapped F&B pairs (--cost FB=...), "
+       "2x parameters",
+       "even P; even M ≥ 2P (M/2 per direction)", Placement::kDualPipe, 2, true, &GenerateDualPipe, &CheckDualPipe},
+      {"dualpipev",
+       "DualPipeV (DeepSeek, PyTorch ScheduleDualPipeV): DualPipe folded into a V, overlapped F&B pairs on P devices",
+       "exactly 2 chunks per device (V-shape); M ≥ 2P", Placement::kVShape, 2, true, &GenerateDualPipeV,
+       &CheckDualPipeV},
   };
 }
 

@@ -58,6 +58,7 @@ Activations MeasureActivations(const Timeline& t, HoldMode hold) {
   for (int s = 0; s < S; ++s) {
     std::vector<Event>& dev = events[p.DeviceOf(s)];
     for (int m = 0; m < M; ++m) {
+      if (!t.schedule.space.Exists(m, s)) continue;
       const HoldInterval iv = HeldInterval(t, hold, m, s);
       if (iv.to <= iv.from) continue;  // held for no tick at all
       dev.push_back({iv.from, +1});

@@ -21,13 +21,12 @@ namespace ppsim {
 OpId DependencyOf(const OpSpace& space, bool split_backward, OpId id) {
   (void)split_backward;
   const Op op = space.At(id);
-  const int S = space.stages();
   switch (op.kind) {
     case OpKind::kF:
-      return op.stage > 0 ? space.Id(OpKind::kF, op.microbatch, op.stage - 1) : kNoOp;
+      return !space.IsFirstStage(op.stage) ? space.Id(OpKind::kF, op.microbatch, op.stage - 1) : kNoOp;
     case OpKind::kB:
-      return op.stage < S - 1 ? space.Id(OpKind::kB, op.microbatch, op.stage + 1)
-                              : space.Id(OpKind::kF, op.microbatch, S - 1);
+      return !space.IsLastStage(op.stage) ? space.Id(OpKind::kB, op.microbatch, op.stage + 1)
+                                          : space.Id(OpKind::kF, op.microbatch, op.stage);
     case OpKind::kW:
       return space.Id(OpKind::kB, op.microbatch, op.stage);
   }
@@ -98,12 +97,12 @@ Error PlaceInto(const Problem& problem, Schedule&& schedule, Timeline& t) {
       Row& r = rows[k * S + s];
       const OpKind kind = static_cast<OpKind>(k);
       r.duration = problem.costs.Of(kind, s);
-      if (kind == OpKind::kF && s > 0) {
+      if (kind == OpKind::kF && !space.IsFirstStage(s)) {
         r = {r.duration, problem.CommBetween(s - 1, s), -1, true, problem.DeviceOf(s - 1)};
-      } else if (kind == OpKind::kB && s < S - 1) {
+      } else if (kind == OpKind::kB && !space.IsLastStage(s)) {
         r = {r.duration, problem.CommBetween(s, s + 1), +1, true, problem.DeviceOf(s + 1)};
       } else if (kind == OpKind::kB) {
-        r = {r.duration, 0, -S, true, problem.DeviceOf(s)};  // B(S-1) after F(S-1)
+        r = {r.duration, 0, -S, true, problem.DeviceOf(s)};  // B after F on a chain's last stage
       } else if (kind == OpKind::kW) {
         r = {r.duration, 0, 0, true, problem.DeviceOf(s)};  // after B(m,s); see Decode
       }

@@ -60,8 +60,8 @@ Error ValidateProblem(const Problem& p) {
   if (ids > kMaxOps)
     return Fail(ErrorCode::kTooLarge, "P·v·M = " + std::to_string(ids / 3) + " stage-microbatches exceeds the limit " +
                                           std::to_string(kMaxOps / 3) + " (refused before allocating)");
-  if (p.placement == Placement::kVShape && p.v != 2)
-    return bad("V-shape placement needs exactly 2 chunks per device, got " + std::to_string(p.v));
+  if (p.placement != Placement::kLoop && p.v != 2)
+    return bad(PlacementName(p.placement) + " placement needs exactly 2 chunks per device, got " + std::to_string(p.v));
   const int S = p.stages();
   for (auto [name, values] : {std::pair<const char*, const std::vector<Tick>*>{"F", &p.costs.f},
                               {"B", &p.costs.b}, {"W", &p.costs.w}}) {
@@ -87,7 +87,12 @@ Error ValidateProblem(const Problem& p) {
 }
 
 std::string PlacementName(Placement placement) {
-  return placement == Placement::kLoop ? "loop" : "v-shape";
+  switch (placement) {
+    case Placement::kLoop: return "loop";
+    case Placement::kVShape: return "v-shape";
+    case Placement::kDualPipe: return "dualpipe";
+  }
+  return "loop";
 }
 
 std::string HoldModeName(HoldMode hold) { return hold == HoldMode::kHeld ? "held" : "resident"; }

@@ -17,6 +17,10 @@ Error CheckComplete(const Problem& problem, const Schedule& schedule) {
     return Fail(ErrorCode::kBadSchedule, "schedule is for " + std::to_string(space.stages()) + " stages × " +
                                              std::to_string(space.microbatches()) + " microbatches, problem has " +
                                              std::to_string(problem.stages()) + " × " + std::to_string(problem.M));
+  if (space.split() != problem.Space().split())
+    return Fail(ErrorCode::kBadSchedule, "schedule is for " + std::string(space.split() ? "two chains" : "one chain") +
+                                             " of stages, the problem's " + PlacementName(problem.placement) +
+                                             " placement has " + (problem.Space().split() ? "two" : "one"));
   if (static_cast<int>(schedule.devices.size()) != problem.P)
     return Fail(ErrorCode::kBadSchedule, "schedule has " + std::to_string(schedule.devices.size()) +
                                              " device queues, P = " + std::to_string(problem.P));
@@ -25,6 +29,10 @@ Error CheckComplete(const Problem& problem, const Schedule& schedule) {
     if (id < 0 || id >= space.size())
       return Fail(ErrorCode::kBadSchedule, "device " + std::to_string(d) + " lists an unknown op id " + std::to_string(id));
     Op op = space.At(id);
+    if (!space.Exists(op.microbatch, op.stage))
+      return Fail(ErrorCode::kBadSchedule, "device " + std::to_string(d) + " lists " + OpName(op) +
+                                               ", but microbatch " + std::to_string(op.microbatch) +
+                                               " does not pass stage " + std::to_string(op.stage));
     if (op.kind == OpKind::kW && !schedule.split_backward)
       return Fail(ErrorCode::kBadSchedule, OpName(op) + " on device " + std::to_string(d) +
                                                ": W ops need a split-backward schedule");
@@ -52,6 +60,7 @@ Error CheckComplete(const Problem& problem, const Schedule& schedule) {
   for (int k = 0; k < kinds; ++k)
     for (int s = 0; s < space.stages(); ++s)
       for (int m = 0; m < space.microbatches(); ++m) {
+        if (!space.Exists(m, s)) continue;
         OpId id = space.Id(static_cast<OpKind>(k), m, s);
         if (seen_on[id] < 0)
           return Fail(ErrorCode::kBadSchedule, OpName(space.At(id)) + " is missing (expected on device " +

@@ -8,7 +8,7 @@ namespace ppsim {
 
 inline Schedule EmptySchedule(const Problem& p) {
   Schedule s;
-  s.space = OpSpace(p.stages(), p.M);
+  s.space = p.Space();
   s.devices.resize(p.P);
   return s;
 }
@@ -20,6 +20,10 @@ class QueueBuilder {
   void F(int microbatch, int stage) { Add(OpKind::kF, microbatch, stage); }
   void B(int microbatch, int stage) { Add(OpKind::kB, microbatch, stage); }
   void W(int microbatch, int stage) { Add(OpKind::kW, microbatch, stage); }
+  // An overlapped pair: forward of (fm, fs) with backward of (bm, bs), one compound op.
+  void Pair(int fm, int fs, int bm, int bs) {
+    queue_.push_back({space_.Id(OpKind::kF, fm, fs), space_.Id(OpKind::kB, bm, bs)});
+  }
   void Reserve(size_t n) { queue_.reserve(n); }
 
  private:

@@ -1,0 +1,42 @@
+// The per-rank order shared by DualPipe and DualPipeV (DeepSeek). Both run
+// the same eight steps on each rank with two "phases" (chunks): phase 0 is
+// the chunk whose microbatches enter the pipeline nearest this rank, phase 1
+// the other one. DualPipeV folds them into one V of n ranks; DualPipe runs
+// two mirrored copies, rank r and rank 2n-1-r behaving as V-rank min(r, 2n-1-r).
+#pragma once
+
+#include <vector>
+
+#include "core/schedule_builder.h"
+
+namespace ppsim {
+
+struct DualAction {
+  enum Kind {
+    kF,        // forward of (phase, microbatch)
+    kB,        // full backward (input and weight gradient at once)
+    kBInput,   // input-gradient pass; its W is queued
+    kW,        // weight-gradient pass of (phase, microbatch): the oldest queued
+    kPair,     // forward of (phase, microbatch) overlapped with the full
+               // backward of (phase2, microbatch2)
+  };
+  Kind kind = kF;
+  int phase = 0;
+  int microbatch = 0;
+  int phase2 = 0;
+  int microbatch2 = 0;
+};
+
+// REQUIRES: 0 ≤ rank < ranks, chunks ≥ 2·ranks (chunks = microbatches per
+// phase for DualPipeV's whole V, per direction for DualPipe).
+std::vector<DualAction> DualRankOrder(int ranks, int rank, int chunks);
+
+// Appends `order` to a device queue; phase p runs on `stage[p]` with
+// microbatch numbers shifted by `first_microbatch[p]`. ppsim always splits
+// the backward: a full backward becomes B immediately followed by its W
+// (together they cost B + W), an overlapped pair becomes the F&B compound
+// op immediately followed by the W of its backward.
+void AppendDualOrder(const std::vector<DualAction>& order, const int stage[2], const int first_microbatch[2],
+                     QueueBuilder& q);
+
+}  // namespace ppsim

@@ -1,0 +1,35 @@
+#include <algorithm>
+#include <deque>
+
+#include "core/schedule_builder.h"
+#include "ppsim/generators.h"
+
+namespace ppsim {
+
+// ZB-H1 (Qi et al., "Zero Bubble Pipeline Parallelism", ICLR 2024): 1F1B
+// with the backward split into B (input gradient) and W (weight gradient).
+// Device d runs 1F1B's warm-up of min(P-1-d, M) forwards and then its
+// F, B steady state, but starts its W passes d steps late: each of the
+// first d steady/cool-down steps runs no W, every later step runs the
+// oldest pending W, and the d held-back W fill the tail. Every device then
+// holds at most P microbatches (1F1B's peak on device 0) and the bubble per
+// device span is (P-1)(F+B-W) instead of 1F1B's (P-1)(F+B+W).
+Result<Schedule> GenerateZBH1(const Problem& p) {
+  Schedule s = EmptySchedule(p);
+  for (int d = 0; d < p.P; ++d) {
+    QueueBuilder q(s, d);
+    q.Reserve(3 * p.M);
+    const int warmup = std::min(p.P - 1 - d, p.M);
+    int f = 0, b = 0, w = 0;
+    while (f < warmup) q.F(f++, d);
+    for (int step = 0; b < p.M; ++step) {
+      if (f < p.M) q.F(f++, d);
+      q.B(b++, d);
+      if (step >= d) q.W(w++, d);
+    }
+    while (w < p.M) q.W(w++, d);
+  }
+  return s;
+}
+
+}  // namespace ppsim

@@ -1,0 +1,180 @@
+// The published closed forms (../shared/conformance/README.md), checked
+// over a grid of sizes and costs, each inside its formula's assumptions
+// (docs/schedules.md says what happens outside them).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+
+#include "ppsim/metrics.h"
+#include "ppsim/simulate.h"
+
+namespace ppsim {
+namespace {
+
+struct SimRun {
+  Timeline timeline;
+  Metrics metrics;
+};
+
+SimRun Simulated(const std::string& name, Problem p) {
+  Result<Timeline> t = Simulate(name, p);
+  EXPECT_TRUE(t.ok()) << name << ": " << t.error().message;
+  if (!t.ok()) return {};
+  Metrics m = Measure(*t);
+  return {std::move(*t), std::move(m)};
+}
+
+Problem Sized(int P, int M, Tick f, Tick b, Tick w = 1) {
+  Problem p;
+  p.P = P;
+  p.M = M;
+  p.costs.f = {f};
+  p.costs.b = {b};
+  p.costs.w = {w};
+  return p;
+}
+
+// Zero Bubble's measure: the largest idle time inside one device's span.
+Tick MaxSpanIdle(const Metrics& m) {
+  Tick idle = 0;
+  for (size_t d = 0; d < m.span_per_device.size(); ++d)
+    idle = std::max(idle, m.span_per_device[d] - m.busy_per_device[d]);
+  return idle;
+}
+
+// DualPipe's measure: the largest idle time of one device over the makespan.
+Tick MaxDeviceIdle(const Metrics& m) {
+  Tick idle = 0;
+  for (Tick busy : m.busy_per_device) idle = std::max(idle, m.makespan - busy);
+  return idle;
+}
+
+std::string Label(const char* name, const Problem& p) {
+  return std::string(name) + " P=" + std::to_string(p.P) + " M=" + std::to_string(p.M) + " F=" +
+         std::to_string(p.costs.f[0]) + " B=" + std::to_string(p.costs.b[0]) + " W=" + std::to_string(p.costs.w[0]) +
+         (p.costs.fb.empty() ? "" : " FB=" + std::to_string(p.costs.fb[0]));
+}
+
+// GPipe and 1F1B: makespan (M+P-1)(F+B), bubble ratio (P-1)/M.
+TEST(ZooClosedForms, GPipeAnd1F1BMakespanAndBubble) {
+  for (const char* name : {"gpipe", "1f1b"})
+    for (int P = 1; P <= 8; ++P)
+      for (int M = 1; M <= 16; ++M)
+        for (Tick f : {1, 2, 3})
+          for (Tick b : {1, 2, 5}) {
+            const Problem p = Sized(P, M, f, b);
+            const SimRun r = Simulated(name, p);
+            EXPECT_EQ(r.metrics.makespan, (M + P - 1) * (f + b)) << Label(name, p);
+            EXPECT_DOUBLE_EQ(r.metrics.bubble_ratio, static_cast<double>(P - 1) / M) << Label(name, p);
+          }
+}
+
+// Interleaved 1F1B with v chunks, chunk cost = stage cost / v: bubble ratio
+// (P-1)/(v·M) (Narayanan et al. 2021), for M a multiple of P.
+TEST(ZooClosedForms, InterleavedBubbleIsDividedByV) {
+  for (int P = 1; P <= 6; ++P)
+    for (int v = 1; v <= 4; ++v)
+      for (int M = P; M <= 4 * P; M += P)
+        for (Tick chunk : {1, 3}) {
+          Problem p = Sized(P, M, chunk, chunk);
+          p.v = v;
+          const SimRun r = Simulated("interleaved", p);
+          EXPECT_DOUBLE_EQ(r.metrics.bubble_ratio, static_cast<double>(P - 1) / (v * M)) << Label("interleaved", p)
+                                                                                       << " v=" << v;
+        }
+}
+
+// Activation peak per device (allocator view): 1F1B P-d microbatches, GPipe M.
+TEST(ZooClosedForms, ActivationPeaksPerDevice) {
+  for (int P = 1; P <= 8; ++P)
+    for (int M = P; M <= 3 * P; ++M) {
+      Problem p = Sized(P, M, 1, 2);
+      p.hold = HoldMode::kResident;
+      const SimRun one = Simulated("1f1b", p);
+      const SimRun gpipe = Simulated("gpipe", p);
+      for (int d = 0; d < P; ++d) {
+        EXPECT_EQ(one.metrics.peak_activations_per_device[d], P - d) << Label("1f1b", p) << " device " << d;
+        EXPECT_EQ(gpipe.metrics.peak_activations_per_device[d], M) << Label("gpipe", p) << " device " << d;
+      }
+    }
+}
+
+// Zero Bubble (Qi et al. 2024), per device span, no communication:
+//   1F1B (P-1)(T_F+T_B+T_W) (its backward costs T_B+T_W),
+//   ZB-H1 (P-1)(T_F+T_B-T_W) for T_W ≤ T_F,
+//   ZB-H2 (P-1)(T_F+T_B-2T_W) when that is ≥ 0 and T_W ≤ T_F, for M ≥ 2P-1.
+TEST(ZooClosedForms, ZeroBubbleHandcraftedBubbles) {
+  for (int P = 1; P <= 8; ++P)
+    for (int M = 2 * P - 1; M <= 4 * P; M += 2)
+      for (Tick f : {1, 2, 3})
+        for (Tick b : {1, 2, 3})
+          for (Tick w : {1, 2, 3}) {
+            const Problem p = Sized(P, M, f, b, w);
+            EXPECT_EQ(MaxSpanIdle(Simulated("1f1b", Sized(P, M, f, b + w)).metrics), (P - 1) * (f + b + w))
+                << Label("1f1b", p);
+            if (w <= f)
+              EXPECT_EQ(MaxSpanIdle(Simulated("zb-h1", p).metrics), (P - 1) * (f + b - w)) << Label("zb-h1", p);
+            if (f + b - 2 * w >= 0 && w <= f)
+              EXPECT_EQ(MaxSpanIdle(Simulated("zb-h2", p).metrics), (P - 1) * (f + b - 2 * w)) << Label("zb-h2", p);
+          }
+}
+
+// Peak activations (allocator view, unit costs): 1F1B and ZB-H1 P
+// microbatches, ZB-H2 2P-1.
+TEST(ZooClosedForms, ZeroBubbleHandcraftedMemory) {
+  for (int P = 1; P <= 8; ++P)
+    for (int M = 2 * P - 1; M <= 4 * P; ++M) {
+      Problem p = Sized(P, M, 1, 1, 1);
+      p.hold = HoldMode::kResident;
+      const SimRun h1 = Simulated("zb-h1", p);
+      const SimRun h2 = Simulated("zb-h2", p);
+      const SimRun one = Simulated("1f1b", p);
+      auto peak = [](const SimRun& r) {
+        return *std::max_element(r.metrics.peak_activations_per_device.begin(),
+                                 r.metrics.peak_activations_per_device.end());
+      };
+      EXPECT_EQ(peak(one), P) << Label("1f1b", p);
+      EXPECT_EQ(peak(h1), P) << Label("zb-h1", p);
+      EXPECT_EQ(peak(h2), 2 * P - 1) << Label("zb-h2", p);
+    }
+}
+
+// DualPipe (DeepSeek): bubble (PP/2-1)(F&B+B-3W) with B the full backward
+// and F&B the overlapped pair: in ppsim's split terms F&B = FB + W and
+// B = B + W, so (PP/2-1)(FB+B-W). Measured as the largest idle time of one
+// device over the makespan. It holds exactly in the cell picture the
+// formula is drawn from: F = B = FB (the pair takes one forward's time) and
+// W ≤ F; docs/schedules.md shows what ppsim measures elsewhere.
+// DualPipeV is the same on PP/2 devices.
+TEST(ZooClosedForms, DualPipeBubble) {
+  for (const char* name : {"dualpipe", "dualpipev"})
+    for (int P = 2; P <= 12; P += 2)
+      for (int M = 2 * P; M <= 4 * P; M += 2)
+        for (Tick c : {1, 2, 4})
+          for (Tick w = 1; w <= c; ++w) {
+            Problem p = Sized(P, M, c, c, w);
+            p.costs.fb = {c};
+            const int pairs = std::string(name) == "dualpipe" ? P / 2 : P;  // PP/2
+            EXPECT_EQ(MaxDeviceIdle(Simulated(name, p).metrics), (pairs - 1) * (c + c - w)) << Label(name, p);
+          }
+}
+
+// DualPipe activations: PP+1 microbatches per device (allocator view, unit
+// costs); DualPipeV the same on PP/2 devices, i.e. 2P+1 on P devices.
+TEST(ZooClosedForms, DualPipeActivations) {
+  for (const char* name : {"dualpipe", "dualpipev"})
+    for (int P = 2; P <= 12; P += 2)
+      for (int M = 2 * P; M <= 4 * P; M += 2) {
+        Problem p = Sized(P, M, 1, 1, 1);
+        p.hold = HoldMode::kResident;
+        const SimRun r = Simulated(name, p);
+        const int pp = std::string(name) == "dualpipe" ? P : 2 * P;
+        const std::int64_t peak = *std::max_element(r.metrics.peak_activations_per_device.begin(),
+                                                    r.metrics.peak_activations_per_device.end());
+        EXPECT_EQ(peak, pp + 1) << Label(name, p);
+      }
+}
+
+}  // namespace
+}  // namespace ppsim
