@@ -110,7 +110,10 @@ Error PlaceInto(const Problem& problem, Schedule&& schedule, Timeline& t) {
   }
 
   t.problem = problem;
-  t.start.resize(n);  // every id below n is scheduled (CheckComplete), so no fill
+  if (space.split() == 0)
+    t.start.resize(n);  // every id below n is scheduled (CheckComplete), so no fill
+  else
+    t.start.assign(n, -1);  // two chains: ids of ops that do not exist stay -1
   t.end.assign(n, -1);  // -1: not placed yet
   Tick* const start = t.start.data();
   Tick* const end = t.end.data();
