@@ -1,0 +1,134 @@
+#include "io/schedule_shape.h"
+
+#include <algorithm>
+#include <string>
+
+namespace ppsim::io {
+namespace {
+
+std::string Pos(int line, int col) { return std::to_string(line) + ":" + std::to_string(col); }
+
+Error Bad(std::string message) { return Fail(ErrorCode::kBadSchedule, std::move(message)); }
+
+// Returns the placement that puts stage s on stage_device[s] for every s, or
+// an error naming the first stage neither loop nor V-shape explains.
+Result<Placement> InferPlacement(const std::string& source, const std::vector<int>& stage_device, int P) {
+  const int S = static_cast<int>(stage_device.size());
+  Problem p;
+  p.P = P;
+  p.v = S / P;
+  for (Placement placement : {Placement::kLoop, Placement::kVShape}) {
+    if (placement == Placement::kVShape && p.v != 2) continue;
+    p.placement = placement;
+    bool all = true;
+    for (int s = 0; s < S && all; ++s) all = p.DeviceOf(s) == stage_device[s];
+    if (all) return placement;
+  }
+  p.placement = Placement::kLoop;
+  int s = 0;
+  while (p.DeviceOf(s) == stage_device[s]) ++s;
+  return Bad(source + ": stage " + std::to_string(s) + " is on device " + std::to_string(stage_device[s]) +
+             ", which is neither the loop placement (device " + std::to_string(p.DeviceOf(s)) +
+             ") nor a V-shape (device d holds stages d and 2P-1-d)");
+}
+
+}  // namespace
+
+std::string Where(const std::string& source, int line, int col) { return source + ":" + Pos(line, col) + ": "; }
+
+Result<ImportedSchedule> BuildImportedSchedule(const std::string& source,
+                                               const std::vector<std::vector<SourceSlot>>& rows,
+                                               bool split_backward) {
+  const int P = static_cast<int>(rows.size());
+  if (P == 0) return Bad(source + ": no ops (one line per device expected)");
+  if (P > kMaxDevices)
+    return Fail(ErrorCode::kTooLarge, source + ": " + std::to_string(P) + " devices exceed the limit " +
+                                          std::to_string(kMaxDevices));
+
+  // Stages and microbatches, and which device lists each stage.
+  int S = 0, M = 0;
+  auto each_op = [&](auto&& fn) -> Error {
+    for (int d = 0; d < P; ++d)
+      for (const SourceSlot& slot : rows[d]) {
+        Error e = fn(d, slot.first);
+        if (e.code != ErrorCode::kOk) return e;
+        if (slot.second) {
+          e = fn(d, *slot.second);
+          if (e.code != ErrorCode::kOk) return e;
+        }
+      }
+    return Error{ErrorCode::kOk, ""};
+  };
+  each_op([&](int, const SourceOp& o) {
+    S = std::max(S, o.op.stage + 1);
+    M = std::max(M, o.op.microbatch + 1);
+    return Error{ErrorCode::kOk, ""};
+  });
+  if (S == 0) return Bad(source + ": no ops (one line per device expected)");
+  std::vector<int> stage_device(S, -1);
+  std::vector<SourceOp> stage_first(S);
+  Error e = each_op([&](int d, const SourceOp& o) {
+    const int s = o.op.stage;
+    if (stage_device[s] < 0) {
+      stage_device[s] = d;
+      stage_first[s] = o;
+    } else if (stage_device[s] != d) {
+      return Bad(Where(source, o.line, o.col) + OpName(o.op) + " puts stage " + std::to_string(s) + " on device " +
+                 std::to_string(d) + ", but " + OpName(stage_first[s].op) + " at " +
+                 Pos(stage_first[s].line, stage_first[s].col) + " put it on device " +
+                 std::to_string(stage_device[s]));
+    }
+    return Error{ErrorCode::kOk, ""};
+  });
+  if (e.code != ErrorCode::kOk) return e;
+  for (int s = 0; s < S; ++s)
+    if (stage_device[s] < 0)
+      return Bad(source + ": stage " + std::to_string(s) + " has no ops, but stage " + std::to_string(S - 1) +
+                 " does (stages must be 0.." + std::to_string(S - 1) + ")");
+  std::vector<int> held(P, 0);
+  for (int s = 0; s < S; ++s) ++held[stage_device[s]];
+  for (int d = 0; d < P; ++d)
+    if (held[d] != held[0])
+      return Bad(source + ": device " + std::to_string(d) + " holds " + std::to_string(held[d]) +
+                 " stage(s) but device 0 holds " + std::to_string(held[0]) +
+                 "; every device must hold the same number of stages");
+
+  ImportedSchedule out;
+  Problem& p = out.problem;
+  p.P = P;
+  p.M = M;
+  p.v = S / P;
+  Result<Placement> placement = InferPlacement(source, stage_device, P);
+  if (!placement) return placement.error();
+  p.placement = *placement;
+  e = ValidateProblem(p);
+  if (e.code != ErrorCode::kOk) return Fail(e.code, source + ": " + e.message);
+
+  Schedule& sched = out.schedule;
+  sched.name = source;
+  sched.split_backward = split_backward;
+  sched.space = OpSpace(S, M);
+  sched.devices.resize(P);
+  // Duplicates, reported at the second occurrence with the first's position.
+  std::vector<std::int64_t> first_at(sched.space.size(), -1);  // line << 32 | col
+  e = each_op([&](int, const SourceOp& o) {
+    const OpId id = sched.space.Id(o.op);
+    if (first_at[id] >= 0)
+      return Bad(Where(source, o.line, o.col) + OpName(o.op) + " appears twice (first at " +
+                 Pos(static_cast<int>(first_at[id] >> 32), static_cast<int>(first_at[id] & 0xffffffff)) + ")");
+    first_at[id] = (std::int64_t{o.line} << 32) | o.col;
+    return Error{ErrorCode::kOk, ""};
+  });
+  if (e.code != ErrorCode::kOk) return e;
+  for (int d = 0; d < P; ++d) {
+    sched.devices[d].reserve(rows[d].size());
+    for (const SourceSlot& slot : rows[d])
+      sched.devices[d].push_back(
+          Slot{sched.space.Id(slot.first.op), slot.second ? sched.space.Id(slot.second->op) : kNoOp});
+  }
+  e = CheckComplete(p, sched);
+  if (e.code != ErrorCode::kOk) return Fail(e.code, source + ": " + e.message);
+  return out;
+}
+
+}  // namespace ppsim::io

@@ -1,0 +1,175 @@
+#include "ppsim/schedule_text.h"
+
+#include <string>
+#include <vector>
+
+#include "io/schedule_shape.h"
+
+namespace ppsim {
+namespace {
+
+using io::SourceOp;
+using io::SourceSlot;
+using io::Where;
+
+bool IsDigit(char c) { return c >= '0' && c <= '9'; }
+bool IsSpace(char c) { return c == ' ' || c == '\t' || c == '\r'; }
+std::string Quoted(char c) { return std::string{'\'', c, '\''}; }
+
+class LineParser {
+ public:
+  LineParser(std::string_view line, const std::string& source, int line_no, int device)
+      : s_(line), source_(source), line_(line_no), device_(device) {}
+
+  // Appends the line's slots to `out`; false if the line has no ops.
+  Result<bool> Parse(std::vector<SourceSlot>& out, bool& has_w) {
+    bool any = false;
+    for (;;) {
+      SkipSpace();
+      if (AtEnd()) return any;
+      any = true;
+      if (s_[i_] == '(') {
+        const int open = Col();
+        ++i_;
+        SkipSpace();
+        Result<SourceOp> a = OpAt();
+        if (!a) return a.error();
+        SkipSpace();
+        if (!Eat(';')) return Err(Col(), "expected ';' between the two ops of an overlapped pair");
+        SkipSpace();
+        Result<SourceOp> b = OpAt();
+        if (!b) return b.error();
+        SkipSpace();
+        if (!Eat(')')) return Err(Col(), "expected ')' closing the overlapped pair opened at column " +
+                                             std::to_string(open));
+        const bool a_f = a->op.kind == OpKind::kF, b_f = b->op.kind == OpKind::kF;
+        if (a_f == b_f || a->op.kind == OpKind::kW || b->op.kind == OpKind::kW)
+          return Err(open, "an overlapped pair needs one F and one B, got " + OpName(a->op) + " and " +
+                               OpName(b->op));
+        out.push_back({*a, *b});
+      } else {
+        Result<SourceOp> a = OpAt();
+        if (!a) return a.error();
+        has_w |= a->op.kind == OpKind::kW;
+        out.push_back({*a, std::nullopt});
+      }
+      if (!AtEnd() && !IsSpace(s_[i_]))
+        return Err(Col(), "unexpected " + Quoted(s_[i_]) + " after an op (ops are separated by spaces)");
+    }
+  }
+
+ private:
+  bool AtEnd() const { return i_ >= s_.size() || s_[i_] == '#'; }
+  int Col() const { return static_cast<int>(i_) + 1; }
+  void SkipSpace() {
+    while (i_ < s_.size() && IsSpace(s_[i_])) ++i_;
+  }
+  bool Eat(char c) {
+    if (i_ < s_.size() && s_[i_] == c) return ++i_, true;
+    return false;
+  }
+  Error Err(int col, const std::string& what) const {
+    return Fail(ErrorCode::kParse, Where(source_, line_, col) + what);
+  }
+
+  Result<int> Number(int max, const char* what) {
+    const size_t from = i_;
+    long long v = 0;
+    while (i_ < s_.size() && IsDigit(s_[i_])) {
+      v = v * 10 + (s_[i_] - '0');
+      if (v > max)
+        return Fail(ErrorCode::kTooLarge, Where(source_, line_, static_cast<int>(from) + 1) + what + " " +
+                                              std::string(s_.substr(from, i_ + 1 - from)) +
+                                              "... exceeds the limit " + std::to_string(max));
+      ++i_;
+    }
+    if (i_ == from) {
+      const std::string got = AtEnd() ? std::string("end of line") : Quoted(s_[i_]);
+      return Err(Col(), std::string("expected a ") + what + " number, got " + got);
+    }
+    return static_cast<int>(v);
+  }
+
+  Result<SourceOp> OpAt() {
+    SourceOp o;
+    o.line = line_;
+    o.col = Col();
+    const std::optional<OpKind> kind = i_ < s_.size() ? KindFromChar(s_[i_]) : std::nullopt;
+    if (!kind) {
+      const std::string got = AtEnd() ? std::string("end of line") : Quoted(s_[i_]);
+      return Err(Col(), "expected an op (F, B or W and a microbatch, e.g. F3 or B1@s5), got " + got);
+    }
+    ++i_;
+    o.op.kind = *kind;
+    Result<int> m = Number(io::kMaxMicrobatchIndex, "microbatch");
+    if (!m) return m.error();
+    o.op.microbatch = *m;
+    o.op.stage = device_;
+    if (Eat('@')) {
+      if (!Eat('s')) return Err(Col(), "expected 's' and a stage number after '@' (as in F3@s5)");
+      Result<int> s = Number(io::kMaxStageIndex, "stage");
+      if (!s) return s.error();
+      o.op.stage = *s;
+    }
+    return o;
+  }
+
+  std::string_view s_;
+  const std::string& source_;
+  int line_;
+  int device_;
+  size_t i_ = 0;
+};
+
+}  // namespace
+
+Result<ImportedSchedule> ReadScheduleText(std::string_view text, const std::string& source) {
+  std::vector<std::vector<SourceSlot>> rows;
+  bool has_w = false;
+  int line_no = 0;
+  while (!text.empty()) {
+    ++line_no;
+    const size_t nl = text.find('\n');
+    const std::string_view line = text.substr(0, nl);
+    text = nl == std::string_view::npos ? std::string_view() : text.substr(nl + 1);
+    std::vector<SourceSlot> slots;
+    Result<bool> any = LineParser(line, source, line_no, static_cast<int>(rows.size())).Parse(slots, has_w);
+    if (!any) return any.error();
+    if (*any) rows.push_back(std::move(slots));
+    if (static_cast<int>(rows.size()) > kMaxDevices)
+      return Fail(ErrorCode::kTooLarge, Where(source, line_no, 1) + "more than " + std::to_string(kMaxDevices) +
+                                            " devices (lines of ops)");
+  }
+  return io::BuildImportedSchedule(source, rows, has_w);
+}
+
+std::string WriteScheduleText(const Problem& problem, const Schedule& schedule) {
+  const bool bare = problem.v == 1;
+  auto name = [&](OpId id) {
+    const Op op = schedule.space.At(id);
+    std::string s = KindChar(op.kind) + std::to_string(op.microbatch);
+    if (!bare) s += "@s" + std::to_string(op.stage);
+    return s;
+  };
+  std::string out = "# " + schedule.name + ": P=" + std::to_string(problem.P) + " M=" + std::to_string(problem.M) +
+                    " v=" + std::to_string(problem.v) + " placement=" + PlacementName(problem.placement) + "\n";
+  for (const auto& queue : schedule.devices) {
+    for (size_t i = 0; i < queue.size(); ++i) {
+      if (i) out += ' ';
+      const Slot& slot = queue[i];
+      if (slot.pair()) {
+        out += '(';
+        out += name(slot.op);
+        out += ';';
+        out += name(slot.overlapped);
+        out += ')';
+      } else {
+        out += name(slot.op);
+      }
+    }
+    out += '\n';
+  }
+  return out;
+}
+
+}  // namespace ppsim

@@ -1,0 +1,192 @@
+// The Chrome trace writer, checked against the Trace Event Format
+// specification (JSON Object Format): every event has the fields its phase
+// requires, timestamps are numbers in microseconds, pid/tid are integers,
+// every flow id has exactly one start and one finish, and flow ends bind to
+// a slice on their own process. Plus the facts a user reads off the trace.
+#include "ppsim/chrome_trace.h"
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <set>
+
+#include <nlohmann/json.hpp>
+
+#include "ppsim/metrics.h"
+#include "ppsim/simulate.h"
+
+namespace ppsim {
+namespace {
+
+using nlohmann::json;
+
+Timeline Placed(const char* schedule, int P, int M, int v = 1, Tick comm = 0) {
+  Problem p;
+  p.P = P;
+  p.M = M;
+  p.v = v;
+  p.comm = comm;
+  p.costs.b = {2};
+  Result<Timeline> t = Simulate(schedule, p);
+  EXPECT_TRUE(t.ok()) << t.error().message;
+  return *t;
+}
+
+struct Slice {
+  double ts, end;
+};
+
+// Returns a description of the first violation of the spec, or "".
+std::string CheckTraceEventFormat(const json& doc) {
+  if (!doc.is_object() || !doc.contains("traceEvents") || !doc["traceEvents"].is_array())
+    return "top level must be an object with a traceEvents array";
+  if (doc.contains("displayTimeUnit") && doc["displayTimeUnit"] != "ms" && doc["displayTimeUnit"] != "ns")
+    return "displayTimeUnit must be \"ms\" or \"ns\"";
+  std::map<std::int64_t, std::vector<Slice>> slices;  // by pid (one tid per process here)
+  struct FlowEnd {
+    int starts = 0, finishes = 0;
+    std::string cat, name;
+    double s_ts = 0, f_ts = 0;
+    std::int64_t s_pid = 0, f_pid = 0;
+  };
+  std::map<std::string, FlowEnd> flows;
+  for (const json& e : doc["traceEvents"]) {
+    const std::string where = e.dump();
+    if (!e.is_object()) return "event is not an object: " + where;
+    if (!e.contains("ph") || !e["ph"].is_string() || e["ph"].get<std::string>().size() != 1)
+      return "ph must be a one-character string: " + where;
+    if (!e.contains("name") || !e["name"].is_string()) return "name must be a string: " + where;
+    if (!e.contains("pid") || !e["pid"].is_number_integer()) return "pid must be an integer: " + where;
+    if (!e.contains("tid") || !e["tid"].is_number_integer()) return "tid must be an integer: " + where;
+    const std::string ph = e["ph"];
+    if (ph != "M" && (!e.contains("ts") || !e["ts"].is_number() || e["ts"].get<double>() < 0))
+      return "ts must be a non-negative number of microseconds: " + where;
+    if (e.contains("args") && !e["args"].is_object()) return "args must be an object: " + where;
+    if (ph == "X") {
+      if (!e.contains("dur") || !e["dur"].is_number() || e["dur"].get<double>() < 0)
+        return "complete event needs a non-negative dur: " + where;
+      slices[e["pid"]].push_back({e["ts"].get<double>(), e["ts"].get<double>() + e["dur"].get<double>()});
+    } else if (ph == "C") {
+      if (!e.contains("args") || e["args"].empty()) return "counter needs args with its series: " + where;
+      for (const auto& [k, v] : e["args"].items())
+        if (!v.is_number()) return "counter value " + k + " must be a number: " + where;
+    } else if (ph == "M") {
+      static const std::set<std::string> kNames = {"process_name", "process_labels", "process_sort_index",
+                                                   "thread_name", "thread_sort_index"};
+      if (!kNames.count(e["name"])) return "unknown metadata event: " + where;
+      if (!e.contains("args")) return "metadata needs args: " + where;
+      const std::string n = e["name"];
+      if ((n == "process_name" || n == "thread_name") && !e["args"]["name"].is_string())
+        return "process_name/thread_name need args.name: " + where;
+      if (n.find("sort_index") != std::string::npos && !e["args"]["sort_index"].is_number_integer())
+        return "sort_index must be an integer: " + where;
+    } else if (ph == "s" || ph == "f") {
+      if (!e.contains("id")) return "flow event needs an id: " + where;
+      if (!e.contains("cat") || !e["cat"].is_string()) return "flow event needs a cat: " + where;
+      FlowEnd& f = flows[e["id"].dump()];
+      if (ph == "s") {
+        ++f.starts;
+        f.s_ts = e["ts"];
+        f.s_pid = e["pid"];
+      } else {
+        ++f.finishes;
+        f.f_ts = e["ts"];
+        f.f_pid = e["pid"];
+        if (e.value("bp", "") != "e") return "flow finish should bind to its enclosing slice (bp \"e\"): " + where;
+      }
+      if (!f.cat.empty() && (f.cat != e["cat"] || f.name != e["name"]))
+        return "a flow's start and finish must share cat and name: " + where;
+      f.cat = e["cat"];
+      f.name = e["name"];
+    } else {
+      return "phase not written by ppsim: " + where;
+    }
+  }
+  auto inside = [&](std::int64_t pid, double ts) {
+    for (const Slice& s : slices[pid])
+      if (s.ts < ts && ts < s.end) return true;
+    return false;
+  };
+  for (const auto& [id, f] : flows) {
+    if (f.starts != 1 || f.finishes != 1) return "flow id " + id + " is not one start paired with one finish";
+    if (f.f_ts < f.s_ts) return "flow id " + id + " finishes before it starts";
+    if (!inside(f.s_pid, f.s_ts) || !inside(f.f_pid, f.f_ts))
+      return "flow id " + id + " does not sit inside a slice on its process";
+  }
+  return "";
+}
+
+TEST(ChromeTrace, FollowsTheTraceEventFormat) {
+  for (auto [name, v, comm] : {std::tuple{"1f1b", 1, 0}, {"gpipe", 1, 1}, {"interleaved", 2, 3}}) {
+    SCOPED_TRACE(name);
+    const json doc = json::parse(ChromeTraceJson(Placed(name, 4, 8, v, comm)));
+    EXPECT_EQ(CheckTraceEventFormat(doc), "");
+  }
+}
+
+TEST(ChromeTrace, OneSlicePerOpInMicroseconds) {
+  const Timeline t = Placed("1f1b", 4, 6);
+  ChromeTraceOptions o;
+  o.tick_us = 250;
+  const json doc = json::parse(ChromeTraceJson(t, o));
+  std::map<std::string, json> by_name;  // "F3@s1" -> its X event
+  std::set<int> named_processes;
+  for (const json& e : doc["traceEvents"]) {
+    if (e["ph"] == "X") by_name[e["name"]] = e;
+    if (e["ph"] == "M" && e["name"] == "process_name") {
+      named_processes.insert(e["pid"].get<int>());
+      EXPECT_EQ(e["args"]["name"], "device " + std::to_string(e["pid"].get<int>()));
+    }
+  }
+  EXPECT_EQ(named_processes, (std::set<int>{0, 1, 2, 3}));
+  EXPECT_EQ(by_name.size(), static_cast<size_t>(2 * 4 * 6));
+  for (const PlacedOp& op : t.Ops()) {
+    const json& e = by_name.at(OpName(op.op()));
+    EXPECT_EQ(e["pid"], op.device);
+    EXPECT_EQ(e["ts"], op.start * 250);
+    EXPECT_EQ(e["dur"], (op.end - op.start) * 250);
+  }
+  // The last op ends at the makespan.
+  EXPECT_EQ(by_name.at("B5@s0")["ts"].get<Tick>() + by_name.at("B5@s0")["dur"].get<Tick>(), t.makespan * 250);
+}
+
+TEST(ChromeTrace, FlowsAreTheCrossDeviceDependencies) {
+  const Timeline t = Placed("interleaved", 4, 8, 2, 1);
+  const Metrics m = Measure(t);
+  const json doc = json::parse(ChromeTraceJson(t));
+  int starts = 0;
+  for (const json& e : doc["traceEvents"])
+    if (e["ph"] == "s") ++starts;
+  EXPECT_EQ(starts, m.transfers);
+  EXPECT_GT(starts, 0);
+}
+
+TEST(ChromeTrace, CounterPeaksAreTheActivationPeaks) {
+  const Timeline t = Placed("gpipe", 4, 6);
+  const Metrics m = Measure(t);
+  const json doc = json::parse(ChromeTraceJson(t));
+  std::map<int, std::int64_t> peak;
+  for (const json& e : doc["traceEvents"])
+    if (e["ph"] == "C" && e["name"] == "activations")
+      peak[e["pid"]] = std::max(peak[e["pid"]], e["args"]["held"].get<std::int64_t>());
+  for (int d = 0; d < 4; ++d) EXPECT_EQ(peak[d], m.peak_activations_per_device[d]) << "device " << d;
+}
+
+TEST(ChromeTrace, BytesCounterWhenGiven) {
+  const Timeline t = Placed("1f1b", 2, 2);
+  ChromeTraceOptions o;
+  o.bytes_per_device = {StepSeries{{{0, 0}, {1, 4096}, {5, 0}}}, StepSeries{{{2, 2048}, {4, 0}}}};
+  const json doc = json::parse(ChromeTraceJson(t, o));
+  std::vector<std::pair<int, std::int64_t>> bytes;
+  for (const json& e : doc["traceEvents"])
+    if (e["ph"] == "C" && e["name"] == "activation bytes") bytes.emplace_back(e["pid"], e["args"]["bytes"]);
+  EXPECT_EQ(bytes, (std::vector<std::pair<int, std::int64_t>>{{0, 0}, {0, 4096}, {0, 0}, {1, 0}, {1, 2048}, {1, 0}}));
+  EXPECT_EQ(CheckTraceEventFormat(doc), "");
+}
+
+TEST(ChromeTrace, SameTimelineSameBytes) {
+  EXPECT_EQ(ChromeTraceJson(Placed("1f1b", 4, 8)), ChromeTraceJson(Placed("1f1b", 4, 8)));
+}
+
+}  // namespace
+}  // namespace ppsim

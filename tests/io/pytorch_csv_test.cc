@@ -1,0 +1,228 @@
+// PyTorch's compute-only schedule CSV: reading, writing, round trips, errors.
+#include "ppsim/pytorch_csv.h"
+
+#include <gtest/gtest.h>
+
+#include "io/conformance_csv.h"
+#include "ppsim/generators.h"
+#include "ppsim/metrics.h"
+#include "ppsim/placement.h"
+
+namespace ppsim {
+namespace {
+
+Schedule Generated(const char* name, int P, int M, int v = 1) {
+  Problem p;
+  p.P = P;
+  p.M = M;
+  p.v = v;
+  Result<Schedule> s = Generate(name, p);
+  EXPECT_TRUE(s.ok()) << s.error().message;
+  return *s;
+}
+
+Error ReadError(const std::string& text) {
+  Result<ImportedSchedule> r = ReadPytorchCsv(text, "s.csv");
+  EXPECT_FALSE(r.ok()) << "accepted: " << text;
+  return r.ok() ? Error{} : r.error();
+}
+
+TEST(PytorchCsv, Reads1F1BAndInfersTheShape) {
+  const std::string text = "0F0,0F1,0B0,0B1\r\n1F0,1B0,1F1,1B1\r\n";
+  Result<ImportedSchedule> r = ReadPytorchCsv(text, "s.csv");
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(r->problem.P, 2);
+  EXPECT_EQ(r->problem.v, 1);
+  EXPECT_EQ(r->problem.M, 2);
+  EXPECT_EQ(r->problem.placement, Placement::kLoop);
+  EXPECT_FALSE(r->schedule.split_backward);
+  EXPECT_EQ(r->schedule.devices, Generated("1f1b", 2, 2).devices);
+  EXPECT_EQ(WritePytorchCsv(r->schedule), text);
+}
+
+TEST(PytorchCsv, EveryConformanceFileRoundTripsByteForByte) {
+  for (const auto& e : testing::LoadConformance()) {
+    SCOPED_TRACE(e.schedule);
+    Result<PytorchCsv> cells = ParsePytorchCsv(e.csv, "c.csv");
+    ASSERT_TRUE(cells.ok()) << cells.error().message;
+    EXPECT_EQ(FormatPytorchCsv(*cells), e.csv);
+    Result<ImportedSchedule> r = ScheduleFromPytorchCsv(*cells, "c.csv");
+    ASSERT_TRUE(r.ok()) << r.error().message;
+    EXPECT_EQ(r->problem.P, e.P);
+    EXPECT_EQ(r->problem.v, e.v);
+    EXPECT_EQ(r->problem.M, e.M);
+    for (int s = 0; s < e.P * e.v; ++s) EXPECT_EQ(r->problem.DeviceOf(s), e.stage_to_rank[s]) << "stage " << s;
+    // Every order PyTorch produces completes (no deadlock) under ppsim's rules.
+    Result<Timeline> t = Place(r->problem, r->schedule);
+    EXPECT_TRUE(t.ok()) << t.error().message;
+    // Files that do not mix a full B with I/W come back byte for byte from the schedule.
+    if (e.schedule != "ScheduleDualPipeV") {
+      EXPECT_EQ(WritePytorchCsv(r->schedule), e.csv);
+    }
+  }
+}
+
+TEST(PytorchCsv, ConformanceOrdersMatchPpsimGenerators) {
+  const std::pair<const char*, const char*> same[] = {
+      {"Schedule1F1B", "1f1b"}, {"ScheduleGPipe", "gpipe"}, {"ScheduleInterleaved1F1B", "interleaved"}};
+  for (const auto& e : testing::LoadConformance()) {
+    for (const auto& [torch_name, ppsim_name] : same) {
+      if (e.schedule != torch_name) continue;
+      SCOPED_TRACE(e.schedule);
+      Result<ImportedSchedule> r = ReadPytorchCsv(e.csv, "c.csv");
+      ASSERT_TRUE(r.ok()) << r.error().message;
+      EXPECT_EQ(WritePytorchCsv(Generated(ppsim_name, e.P, e.M, e.v)), e.csv);
+    }
+  }
+}
+
+TEST(PytorchCsv, ZbvIsSplitAndVShaped) {
+  for (const auto& e : testing::LoadConformance()) {
+    if (e.schedule != "ScheduleZBVZeroBubble") continue;
+    Result<ImportedSchedule> r = ReadPytorchCsv(e.csv, "zbv.csv");
+    ASSERT_TRUE(r.ok()) << r.error().message;
+    EXPECT_TRUE(r->schedule.split_backward);
+    EXPECT_EQ(r->problem.placement, Placement::kVShape);
+    EXPECT_EQ(r->schedule.op_count(), 3 * 8 * e.M);
+  }
+}
+
+TEST(PytorchCsv, FullBackwardInASplitFileBecomesBThenW) {
+  // Rank 0 runs a full backward for microbatch 0, split I/W for microbatch 1.
+  Result<ImportedSchedule> r = ReadPytorchCsv("0F0,0F1,0B0,0I1,0W1\r\n", "m.csv");
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  ASSERT_TRUE(r->schedule.split_backward);
+  std::string order;
+  for (const Slot& s : r->schedule.devices[0]) order += OpName(r->schedule.space.At(s.op)) + " ";
+  EXPECT_EQ(order, "F0@s0 F1@s0 B0@s0 W0@s0 B1@s0 W1@s0 ");
+}
+
+TEST(PytorchCsv, OverlappedPairIsOneSlot) {
+  // P = 1, two stages... V-shape needs P devices; use one device holding stages 0 and 1 (v = 2, loop).
+  const std::string text = "0F0,1F0,1B0,(0F1;0B0)OVERLAP_F_B,1F1,1B1,0B1\r\n";
+  Result<ImportedSchedule> r = ReadPytorchCsv(text, "p.csv");
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  const Slot& pair = r->schedule.devices[0][3];
+  ASSERT_TRUE(pair.pair());
+  EXPECT_EQ(OpName(r->schedule.space.At(pair.op)), "F1@s0");
+  EXPECT_EQ(OpName(r->schedule.space.At(pair.overlapped)), "B0@s0");
+  EXPECT_EQ(WritePytorchCsv(r->schedule), text);
+}
+
+TEST(PytorchCsv, IdleCellsAreKeptByTheCellsAndDroppedByTheSchedule) {
+  const std::string text = "0F0,,0B0,\r\n\"\"\r\n";
+  Result<PytorchCsv> cells = ParsePytorchCsv(text, "i.csv");
+  ASSERT_TRUE(cells.ok()) << cells.error().message;
+  ASSERT_EQ(cells->rows.size(), 2u);
+  EXPECT_EQ(cells->rows[0].size(), 4u);
+  EXPECT_TRUE(cells->rows[0][1].actions.empty());
+  EXPECT_TRUE(cells->rows[0][3].actions.empty());
+  EXPECT_EQ(cells->rows[1].size(), 1u);
+  EXPECT_EQ(FormatPytorchCsv(*cells), text);
+  Result<ImportedSchedule> r = ReadPytorchCsv("0F0,,0B0\r\n", "i.csv");
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(r->schedule.devices[0].size(), 2u);
+}
+
+TEST(PytorchCsv, AcceptsWhatPythonsReaderAccepts) {
+  // "\n" line ends, no final newline, quoted cells, spaces PyTorch strips.
+  Result<ImportedSchedule> r = ReadPytorchCsv("\"0F0\", 0F1 ,0B0,0B1\n1F0,1B0,1F1,1B1", "s.csv");
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(r->schedule.devices, Generated("1f1b", 2, 2).devices);
+}
+
+TEST(PytorchCsv, WriteThenReadGivesTheSameSchedule) {
+  for (auto [name, v] : {std::pair{"gpipe", 1}, {"1f1b", 1}, {"interleaved", 2}, {"looped-bfs", 2}}) {
+    SCOPED_TRACE(name);
+    const Schedule s = Generated(name, 4, 8, v);
+    Result<ImportedSchedule> r = ReadPytorchCsv(WritePytorchCsv(s), "w.csv");
+    ASSERT_TRUE(r.ok()) << r.error().message;
+    EXPECT_EQ(r->schedule.devices, s.devices);
+    EXPECT_EQ(r->schedule.split_backward, s.split_backward);
+    EXPECT_EQ(r->problem.v, v);
+    EXPECT_EQ(r->problem.M, 8);
+  }
+}
+
+TEST(PytorchCsv, ImportedScheduleSimulatesToTheClosedForm) {
+  Result<ImportedSchedule> r = ReadPytorchCsv(WritePytorchCsv(Generated("1f1b", 4, 8)), "w.csv");
+  ASSERT_TRUE(r.ok());
+  Result<Timeline> t = Place(r->problem, r->schedule);
+  ASSERT_TRUE(t.ok());
+  EXPECT_EQ(t->makespan, 2 * (8 + 4 - 1));
+}
+
+TEST(PytorchCsvErrors, TrailingJunk) {
+  const Error e = ReadError("0F0,0F1x,0B0\r\n");
+  EXPECT_EQ(e.code, ErrorCode::kParse);
+  EXPECT_EQ(e.message, "s.csv:1:8: unexpected 'x' after action 0F1");
+}
+
+TEST(PytorchCsvErrors, NonComputeAction) {
+  const Error e = ReadError("0F0,0B0\r\n1F0,1SEND_B0,1B0\r\n");
+  EXPECT_EQ(e.code, ErrorCode::kParse);
+  EXPECT_EQ(e.message,
+            "s.csv:2:6: action SEND_B is not a compute action (a compute-only CSV has F, I, W, B and "
+            "(a;b)OVERLAP_F_B)");
+}
+
+TEST(PytorchCsvErrors, UnknownActionType) {
+  const Error e = ReadError("0F0,0X0\r\n");
+  EXPECT_EQ(e.code, ErrorCode::kParse);
+  EXPECT_EQ(e.message, "s.csv:1:6: unknown action type 'X' (known: F, I, W, B)");
+}
+
+TEST(PytorchCsvErrors, MissingPieces) {
+  EXPECT_EQ(ReadError("0F0,0F\r\n").message, "s.csv:1:7: action 0F has no microbatch number");
+  EXPECT_EQ(ReadError("F0\r\n").message, "s.csv:1:1: expected an action like 0F0 (stage, type, microbatch), got 'F0'");
+  EXPECT_EQ(ReadError("0F0,(0F1;0B0)\r\n").message,
+            "s.csv:1:14: an overlapped pair must end in ')OVERLAP_F_B', got ')'");
+  EXPECT_EQ(ReadError("(0F1;0F0)OVERLAP_F_B\r\n").message,
+            "s.csv:1:1: an OVERLAP_F_B pair needs one forward (F) and one backward (B or I), got '(0F1;0F0)'");
+  EXPECT_EQ(ReadError("\"0F0\r\n").message, "s.csv:1:1: quoted cell has no closing '\"'");
+}
+
+TEST(PytorchCsvErrors, TooLarge) {
+  const Error e = ReadError("0F99999999999\r\n");
+  EXPECT_EQ(e.code, ErrorCode::kTooLarge);
+  EXPECT_EQ(e.message, "s.csv:1:3: microbatch 9999999... exceeds the limit 1048575");
+}
+
+TEST(PytorchCsvErrors, DuplicateNamesBothPositions) {
+  const Error e = ReadError("0F0,0F0,0B0\r\n");
+  EXPECT_EQ(e.code, ErrorCode::kBadSchedule);
+  EXPECT_EQ(e.message, "s.csv:1:5: F0@s0 appears twice (first at 1:1)");
+}
+
+TEST(PytorchCsvErrors, MissingOp) {
+  const Error e = ReadError("0F0,0F1,0B0\r\n");
+  EXPECT_EQ(e.code, ErrorCode::kBadSchedule);
+  EXPECT_EQ(e.message, "s.csv: B1@s0 is missing (expected on device 0)");
+}
+
+TEST(PytorchCsvErrors, StageOnTwoRanks) {
+  const Error e = ReadError("0F0,0B0\r\n0F1,0B1\r\n");
+  EXPECT_EQ(e.code, ErrorCode::kBadSchedule);
+  EXPECT_EQ(e.message, "s.csv:2:1: F1@s0 puts stage 0 on device 1, but F0@s0 at 1:1 put it on device 0");
+}
+
+TEST(PytorchCsvErrors, UnsupportedPlacement) {
+  const Error e = ReadError("1F0,1B0\r\n0F0,0B0\r\n");
+  EXPECT_EQ(e.code, ErrorCode::kBadSchedule);
+  EXPECT_EQ(e.message,
+            "s.csv: stage 0 is on device 1, which is neither the loop placement (device 0) nor a V-shape "
+            "(device d holds stages d and 2P-1-d)");
+}
+
+TEST(PytorchCsvErrors, DeadlockIsDiagnosedByPlacement) {
+  // Rank 0 runs the backward of microbatch 0 before rank 1 ever gets its forward.
+  Result<ImportedSchedule> r = ReadPytorchCsv("0F0,0B0,0F1,0B1\r\n1F1,1B1,1F0,1B0\r\n", "d.csv");
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  Result<Timeline> t = Place(r->problem, r->schedule);
+  ASSERT_FALSE(t.ok());
+  EXPECT_EQ(t.error().code, ErrorCode::kDeadlock);
+  EXPECT_EQ(t.error().message, "deadlock: device 0 waits on B0@s1 before B0@s0; device 1 waits on F1@s0 before F1@s1");
+}
+
+}  // namespace
+}  // namespace ppsim
