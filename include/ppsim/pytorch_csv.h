@@ -50,12 +50,13 @@ std::string FormatPytorchCsv(const PytorchCsv& csv);
 Result<ImportedSchedule> ScheduleFromPytorchCsv(const PytorchCsv& csv, const std::string& source);
 
 // Cells for a ppsim schedule: B is written as I when the backward is split.
-PytorchCsv PytorchCsvFromSchedule(const Schedule& schedule);
+// kPrecondition for DualPipe's two pipelines, which PyTorch cannot express.
+Result<PytorchCsv> PytorchCsvFromSchedule(const Schedule& schedule);
 
 // Parse + ScheduleFromPytorchCsv.
 Result<ImportedSchedule> ReadPytorchCsv(std::string_view text, const std::string& source);
 
 // PytorchCsvFromSchedule + FormatPytorchCsv.
-std::string WritePytorchCsv(const Schedule& schedule);
+Result<std::string> WritePytorchCsv(const Schedule& schedule);
 
 }  // namespace ppsim

@@ -256,7 +256,11 @@ Result<ImportedSchedule> ScheduleFromPytorchCsv(const PytorchCsv& csv, const std
   return io::BuildImportedSchedule(source, rows, split);
 }
 
-PytorchCsv PytorchCsvFromSchedule(const Schedule& schedule) {
+Result<PytorchCsv> PytorchCsvFromSchedule(const Schedule& schedule) {
+  if (schedule.space.split() != 0)
+    return Fail(ErrorCode::kPrecondition, "PyTorch CSV cannot express " + schedule.name +
+                                              ": its two pipelines (DualPipe) have no PyTorch schedule; export "
+                                              "dualpipev instead");
   PytorchCsv csv;
   auto action = [&](OpId id) {
     const Op op = schedule.space.At(id);
@@ -281,6 +285,10 @@ Result<ImportedSchedule> ReadPytorchCsv(std::string_view text, const std::string
   return ScheduleFromPytorchCsv(*csv, source);
 }
 
-std::string WritePytorchCsv(const Schedule& schedule) { return FormatPytorchCsv(PytorchCsvFromSchedule(schedule)); }
+Result<std::string> WritePytorchCsv(const Schedule& schedule) {
+  Result<PytorchCsv> csv = PytorchCsvFromSchedule(schedule);
+  if (!csv) return csv.error();
+  return FormatPytorchCsv(*csv);
+}
 
 }  // namespace ppsim

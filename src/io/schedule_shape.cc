@@ -101,13 +101,24 @@ Result<ImportedSchedule> BuildImportedSchedule(const std::string& source,
   Result<Placement> placement = InferPlacement(source, stage_device, P);
   if (!placement) return placement.error();
   p.placement = *placement;
+  // A V whose microbatches each use only one arm is DualPipe's two chains:
+  // the first M/2 down stages [0, P), the rest down stages [P, 2P).
+  if (p.placement == Placement::kVShape && M % 2 == 0) {
+    const OpSpace two(S, M, P);
+    bool fits = true;
+    each_op([&](int, const SourceOp& o) {
+      fits = fits && two.Exists(o.op.microbatch, o.op.stage);
+      return Error{ErrorCode::kOk, ""};
+    });
+    if (fits) p.placement = Placement::kDualPipe;
+  }
   e = ValidateProblem(p);
   if (e.code != ErrorCode::kOk) return Fail(e.code, source + ": " + e.message);
 
   Schedule& sched = out.schedule;
   sched.name = source;
   sched.split_backward = split_backward;
-  sched.space = OpSpace(S, M);
+  sched.space = p.Space();
   sched.devices.resize(P);
   // Duplicates, reported at the second occurrence with the first's position.
   std::vector<std::int64_t> first_at(sched.space.size(), -1);  // line << 32 | col

@@ -117,7 +117,7 @@ std::string CheckTraceEventFormat(const json& doc) {
 }
 
 TEST(ChromeTrace, FollowsTheTraceEventFormat) {
-  for (auto [name, v, comm] : {std::tuple{"1f1b", 1, 0}, {"gpipe", 1, 1}, {"interleaved", 2, 3}}) {
+  for (auto [name, v, comm] : {std::tuple{"1f1b", 1, 0}, {"gpipe", 1, 1}, {"interleaved", 2, 3}, {"zbv", 2, 1}, {"dualpipe", 2, 0}, {"dualpipev", 2, 1}}) {
     SCOPED_TRACE(name);
     const json doc = json::parse(ChromeTraceJson(Placed(name, 4, 8, v, comm)));
     EXPECT_EQ(CheckTraceEventFormat(doc), "");

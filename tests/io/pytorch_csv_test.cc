@@ -37,7 +37,7 @@ TEST(PytorchCsv, Reads1F1BAndInfersTheShape) {
   EXPECT_EQ(r->problem.placement, Placement::kLoop);
   EXPECT_FALSE(r->schedule.split_backward);
   EXPECT_EQ(r->schedule.devices, Generated("1f1b", 2, 2).devices);
-  EXPECT_EQ(WritePytorchCsv(r->schedule), text);
+  EXPECT_EQ(*WritePytorchCsv(r->schedule), text);
 }
 
 TEST(PytorchCsv, EveryConformanceFileRoundTripsByteForByte) {
@@ -57,23 +57,41 @@ TEST(PytorchCsv, EveryConformanceFileRoundTripsByteForByte) {
     EXPECT_TRUE(t.ok()) << t.error().message;
     // Files that do not mix a full B with I/W come back byte for byte from the schedule.
     if (e.schedule != "ScheduleDualPipeV") {
-      EXPECT_EQ(WritePytorchCsv(r->schedule), e.csv);
+      EXPECT_EQ(*WritePytorchCsv(r->schedule), e.csv);
     }
   }
 }
 
 TEST(PytorchCsv, ConformanceOrdersMatchPpsimGenerators) {
   const std::pair<const char*, const char*> same[] = {
-      {"Schedule1F1B", "1f1b"}, {"ScheduleGPipe", "gpipe"}, {"ScheduleInterleaved1F1B", "interleaved"}};
+      {"Schedule1F1B", "1f1b"},
+      {"ScheduleGPipe", "gpipe"},
+      {"ScheduleInterleaved1F1B", "interleaved"},
+      {"ScheduleZBVZeroBubble", "zbv"}};
   for (const auto& e : testing::LoadConformance()) {
     for (const auto& [torch_name, ppsim_name] : same) {
       if (e.schedule != torch_name) continue;
       SCOPED_TRACE(e.schedule);
       Result<ImportedSchedule> r = ReadPytorchCsv(e.csv, "c.csv");
       ASSERT_TRUE(r.ok()) << r.error().message;
-      EXPECT_EQ(WritePytorchCsv(Generated(ppsim_name, e.P, e.M, e.v)), e.csv);
+      EXPECT_EQ(*WritePytorchCsv(Generated(ppsim_name, e.P, e.M, e.v)), e.csv);
     }
   }
+}
+
+TEST(PytorchCsv, DualPipeVImportsAsPpsimsDualPipeV) {
+  for (const auto& e : testing::LoadConformance()) {
+    if (e.schedule != "ScheduleDualPipeV") continue;
+    Result<ImportedSchedule> r = ReadPytorchCsv(e.csv, "dpv.csv");
+    ASSERT_TRUE(r.ok()) << r.error().message;
+    EXPECT_EQ(r->schedule.devices, Generated("dualpipev", e.P, e.M, 2).devices);
+  }
+}
+
+TEST(PytorchCsv, DualPipeCannotBeExported) {
+  const Result<std::string> csv = WritePytorchCsv(Generated("dualpipe", 4, 8, 2));
+  ASSERT_FALSE(csv.ok());
+  EXPECT_EQ(csv.error().code, ErrorCode::kPrecondition);
 }
 
 TEST(PytorchCsv, ZbvIsSplitAndVShaped) {
@@ -106,7 +124,7 @@ TEST(PytorchCsv, OverlappedPairIsOneSlot) {
   ASSERT_TRUE(pair.pair());
   EXPECT_EQ(OpName(r->schedule.space.At(pair.op)), "F1@s0");
   EXPECT_EQ(OpName(r->schedule.space.At(pair.overlapped)), "B0@s0");
-  EXPECT_EQ(WritePytorchCsv(r->schedule), text);
+  EXPECT_EQ(*WritePytorchCsv(r->schedule), text);
 }
 
 TEST(PytorchCsv, IdleCellsAreKeptByTheCellsAndDroppedByTheSchedule) {
@@ -135,7 +153,7 @@ TEST(PytorchCsv, WriteThenReadGivesTheSameSchedule) {
   for (auto [name, v] : {std::pair{"gpipe", 1}, {"1f1b", 1}, {"interleaved", 2}, {"looped-bfs", 2}}) {
     SCOPED_TRACE(name);
     const Schedule s = Generated(name, 4, 8, v);
-    Result<ImportedSchedule> r = ReadPytorchCsv(WritePytorchCsv(s), "w.csv");
+    Result<ImportedSchedule> r = ReadPytorchCsv(*WritePytorchCsv(s), "w.csv");
     ASSERT_TRUE(r.ok()) << r.error().message;
     EXPECT_EQ(r->schedule.devices, s.devices);
     EXPECT_EQ(r->schedule.split_backward, s.split_backward);
@@ -145,7 +163,7 @@ TEST(PytorchCsv, WriteThenReadGivesTheSameSchedule) {
 }
 
 TEST(PytorchCsv, ImportedScheduleSimulatesToTheClosedForm) {
-  Result<ImportedSchedule> r = ReadPytorchCsv(WritePytorchCsv(Generated("1f1b", 4, 8)), "w.csv");
+  Result<ImportedSchedule> r = ReadPytorchCsv(*WritePytorchCsv(Generated("1f1b", 4, 8)), "w.csv");
   ASSERT_TRUE(r.ok());
   Result<Timeline> t = Place(r->problem, r->schedule);
   ASSERT_TRUE(t.ok());

@@ -67,7 +67,7 @@ TEST(ScheduleText, ExplicitStagesVShapeSplitAndPairs) {
 }
 
 TEST(ScheduleText, WriteThenReadGivesTheSameSchedule) {
-  for (auto [name, v] : {std::pair{"gpipe", 1}, {"1f1b", 1}, {"interleaved", 2}, {"looped-bfs", 3}}) {
+  for (auto [name, v] : {std::pair{"gpipe", 1}, {"1f1b", 1}, {"interleaved", 2}, {"looped-bfs", 3}, {"zbv", 2}, {"dualpipe", 2}, {"dualpipev", 2}}) {
     SCOPED_TRACE(name);
     Problem p;
     p.P = 4;
@@ -79,6 +79,7 @@ TEST(ScheduleText, WriteThenReadGivesTheSameSchedule) {
     Result<ImportedSchedule> r = ReadScheduleText(text, "w.txt");
     ASSERT_TRUE(r.ok()) << r.error().message;
     EXPECT_EQ(r->schedule.devices, s->devices);
+    EXPECT_EQ(r->problem.placement, p.placement);
     EXPECT_EQ(WriteScheduleText(r->problem, r->schedule), "# w.txt" + text.substr(text.find(':')));
   }
 }
