@@ -43,7 +43,8 @@ struct Checker {
                            std::to_string(kMaxOps / 3));
       return false;
     }
-    space = OpSpace(S, M);
+    const bool dual = in.placement && *in.placement == Placement::kDualPipe;
+    space = OpSpace(S, M, dual ? S / 2 : 0);  // DualPipe: two chains, see OpSpace
     index.assign(space.size(), -1);
     std::vector<int> device_of_stage(S, -1);
     for (size_t i = 0; i < in.ops.size(); ++i) {
@@ -81,7 +82,7 @@ struct Checker {
     for (int k = 0; k < kinds; ++k)
       for (int s = 0; s < S; ++s)
         for (int m = 0; m < M; ++m)
-          if (index[space.Id(static_cast<OpKind>(k), m, s)] < 0)
+          if (space.Exists(m, s) && index[space.Id(static_cast<OpKind>(k), m, s)] < 0)
             Add("missing", OpName(Op{static_cast<OpKind>(k), m, s}) + " is missing");
     return true;
   }

@@ -130,7 +130,8 @@ Result<TimelineToCheck> ParseTimelineJson(std::string_view text, const std::stri
     if (auto pl = doc.find("placement"); pl != doc.end() && pl->is_string()) {
       if (*pl == "loop") out.placement = Placement::kLoop;
       else if (*pl == "v-shape") out.placement = Placement::kVShape;
-      else return Bad(source, "placement: expected \"loop\" or \"v-shape\", got " + pl->dump());
+      else if (*pl == "dualpipe") out.placement = Placement::kDualPipe;
+      else return Bad(source, "placement: expected \"loop\", \"v-shape\" or \"dualpipe\", got " + pl->dump());
     }
     if (auto c = doc.find("costs"); c != doc.end() && c->is_object()) {
       Costs costs;

@@ -6,13 +6,14 @@
 namespace ppsim {
 namespace {
 
+// "F3"; with two chunks the second is lower case ("f3"), with more "F3.2".
 std::string Label(const PlacedOp& op, const Problem& p, bool show_chunk) {
-  std::string s(1, KindChar(op.kind));
+  const int chunk = p.placement == Placement::kLoop ? op.stage / p.P : (op.stage < p.P ? 0 : 1);
+  char kind = KindChar(op.kind);
+  if (show_chunk && p.v == 2 && chunk == 1) kind = static_cast<char>(kind - 'A' + 'a');
+  std::string s(1, kind);
   s += std::to_string(op.microbatch);
-  if (show_chunk && p.v > 1) {
-    const int chunk = p.placement == Placement::kLoop ? op.stage / p.P : (op.stage < p.P ? 0 : 1);
-    s += "." + std::to_string(chunk);
-  }
+  if (show_chunk && p.v > 2) s += "." + std::to_string(chunk);
   return s;
 }
 

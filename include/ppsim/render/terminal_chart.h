@@ -12,7 +12,7 @@ namespace ppsim {
 
 struct TerminalChartOptions {
   bool color = false;       // ANSI colours (forward, backward, weight-grad)
-  bool show_chunk = true;   // with v > 1, suffix the chunk: "F3.1"
+  bool show_chunk = true;   // v = 2: second chunk in lower case ("f3"); v > 2: "F3.2"
 };
 
 std::string TerminalChart(const Timeline& timeline, const Metrics& metrics,
