@@ -1,14 +1,17 @@
-// ppsim simulate --schedule NAME -P p -M m [...] [--json | --format text]
+// ppsim simulate --schedule NAME -P p -M m [...] [--json | --format text|trace]
+// ppsim simulate --schedule-file FILE.csv|FILE.txt [...] [--export pytorch-csv|text]
 #include <cstdio>
 #include <memory>
 
 #include "command.h"
 #include "ppsim/atomic_file.h"
+#include "ppsim/chrome_trace.h"
 #include "ppsim/metrics.h"
 #include "ppsim/render/terminal_chart.h"
 #include "ppsim/simulate.h"
 #include "ppsim/timeline_json.h"
 #include "problem_options.h"
+#include "schedule_file_options.h"
 
 namespace ppsim::cli {
 namespace {
@@ -19,6 +22,10 @@ struct SimulateOptions {
   bool json = false;
   std::string format = "summary";
   std::string output = "-";
+  std::string schedule_file;  // instead of --schedule
+  std::string export_format;  // write the schedule, not the metrics
+  std::int64_t tick_us = 1000;
+  bool shape_flags_given = false;  // -P/-M/--chunks on the command line
 };
 
 std::string Summary(const Timeline& t, const Metrics& m) {
@@ -42,11 +49,21 @@ std::string Summary(const Timeline& t, const Metrics& m) {
 int Run(const SimulateOptions& o) {
   Result<Problem> problem = ToProblem(o.problem);
   if (!problem) return Report(problem.error());
-  Result<Timeline> timeline = Simulate(o.schedule, *problem);
+  Result<Timeline> timeline = o.schedule_file.empty()
+                                  ? Simulate(o.schedule, *problem)
+                                  : SimulateScheduleFile(o.schedule_file, *problem, o.shape_flags_given);
   if (!timeline) return Report(timeline.error());
   const Metrics metrics = Measure(*timeline);
   std::string out;
-  if (o.json || o.format == "json") {
+  if (!o.export_format.empty()) {
+    Result<std::string> exported = ExportSchedule(o.export_format, *timeline);
+    if (!exported) return Report(exported.error());
+    out = std::move(*exported);
+  } else if (o.format == "trace") {
+    ChromeTraceOptions trace;
+    trace.tick_us = o.tick_us;
+    out = ChromeTraceJson(*timeline, trace);
+  } else if (o.json || o.format == "json") {
     out = SimulationJson(*timeline, metrics).dump() + "\n";
   } else if (o.format == "text") {
     out = TerminalChart(*timeline, metrics) + Summary(*timeline, metrics);
@@ -61,13 +78,27 @@ int Run(const SimulateOptions& o) {
 const CommandRegistrar registrar(10, [](CLI::App& app, int* exit_code) {
   auto o = std::make_shared<SimulateOptions>();
   CLI::App* cmd = app.add_subcommand("simulate", "place one schedule in time and measure it");
-  cmd->add_option("--schedule,-s", o->schedule, "schedule name (see `ppsim list`; default 1f1b)");
+  CLI::Option* named =
+      cmd->add_option("--schedule,-s", o->schedule, "schedule name (see `ppsim list`; default 1f1b)");
+  cmd->add_option("--schedule-file", o->schedule_file,
+                  "read the order from FILE: PyTorch CSV (.csv) or ppsim text (docs/formats.md)")
+      ->excludes(named);
   AddProblemOptions(*cmd, o->problem);
-  cmd->add_flag("--json", o->json, "print one JSON object: parameters, metrics, activation series, ops");
-  cmd->add_option("--format", o->format, "summary (default), text (terminal chart), json")
-      ->check(CLI::IsMember({"summary", "text", "json"}));
+  CLI::Option* json = cmd->add_flag("--json", o->json, "print one JSON object: parameters, metrics, activation series, ops");
+  CLI::Option* format =
+      cmd->add_option("--format", o->format, "summary (default), text (terminal chart), json, trace (Chrome trace)")
+          ->check(CLI::IsMember({"summary", "text", "json", "trace"}));
+  cmd->add_option("--export", o->export_format, "write the schedule instead: pytorch-csv, text")
+      ->check(CLI::IsMember({"pytorch-csv", "text"}))
+      ->excludes(format)
+      ->excludes(json);
+  cmd->add_option("--tick-us", o->tick_us, "microseconds per tick in --format trace (default 1000)")
+      ->check(CLI::Range(std::int64_t{1}, std::int64_t{1'000'000'000}));
   cmd->add_option("-o,--output", o->output, "write to this file (atomically) instead of stdout");
-  cmd->callback([o, exit_code] { *exit_code = Run(*o); });
+  cmd->callback([o, exit_code, cmd] {
+    o->shape_flags_given = cmd->count("-P") + cmd->count("-M") + cmd->count("--chunks") > 0;
+    *exit_code = Run(*o);
+  });
 });
 
 }  // namespace
