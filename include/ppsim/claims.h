@@ -1,0 +1,155 @@
+// Claims: a small language of predicates over named runs, checked before
+// anything is drawn (DESIGN §4). A claim reads run metrics as functions —
+//   makespan(X) busy(X) idle(X) transfers(X) peak(X) peak(X, d)
+//   bubble_ratio(X) bubble_fraction(X)
+// — and the scene's parameters (P, M, v, comm, any numeric key), combined with
+// + - * / (also − × ÷), comparisons == != < <= > >= (also ≠ ≤ ≥), and / or /
+// not, and parentheses. A run name is whatever stands between "(" and "," or
+// ")" (so 1F1B works), or a "quoted string". Numbers are integers or exact
+// decimals (0.5 is 1/2).
+//
+// All arithmetic is exact (ppsim::Rational): "bubble_ratio(X) == (P-1)/M" is
+// decided without floating point. Types are checked when parsing: arithmetic
+// needs numbers, and/or/not need truth values, a claim must be true/false.
+// Errors name the column (1-based, in characters) of the offending token.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "ppsim/error.h"
+#include "ppsim/metrics.h"
+#include "ppsim/rational.h"
+#include "ppsim/timeline.h"
+
+namespace ppsim {
+
+// Parameter name -> exact value ("P" -> 4, "comm" -> 0, "alpha" -> 1/2).
+using Params = std::map<std::string, Rational, std::less<>>;
+
+// P, M, v and comm of `problem` (what every scene exposes).
+Params ProblemParams(const Problem& problem);
+
+// One simulated run, as claims and templates see it.
+struct RunResult {
+  std::string name;     // how claims refer to it: makespan(NAME)
+  std::string caption;  // the scene's caption template (unfilled); may be ""
+  Timeline timeline;
+  Metrics metrics;
+};
+
+// A parsed claim or expression: a small tree stored flat.
+class Claim {
+ public:
+  enum class Kind : std::uint8_t {
+    kNumber, kParam, kMetric,                 // leaves (kMetric's optional device is child a)
+    kNeg, kNot,                               // unary: child a
+    kAdd, kSub, kMul, kDiv,                   // numbers -> number
+    kEq, kNe, kLt, kLe, kGt, kGe,             // -> truth value
+    kAnd, kOr,                                // truth values -> truth value
+  };
+  struct Node {
+    Kind kind = Kind::kNumber;
+    int column = 0;      // 1-based column of the node's first character
+    std::string text;    // the node's source text, trimmed: "(P-1)/M"
+    Rational number;     // kNumber
+    std::string name;    // kParam: the parameter; kMetric: the function
+    std::string run;     // kMetric: the run name
+    int run_column = 0;  // kMetric: column of the run name
+    int a = -1, b = -1;  // children (indices into nodes())
+    bool truth = false;  // the node's type: true/false valued (else a number)
+  };
+
+  const std::string& text() const { return text_; }
+  const std::vector<Node>& nodes() const { return nodes_; }
+  int root() const { return root_; }
+  bool is_predicate() const { return nodes_[root_].truth; }
+
+  // Every run name the claim reads, in first-mention order.
+  std::vector<std::string> Runs() const;
+
+ private:
+  friend class ClaimParser;
+  std::string text_;
+  std::vector<Node> nodes_;
+  int root_ = -1;
+};
+
+// Parses a claim: the result must be true/false valued. On error returns a
+// kParse Error "column C: what went wrong" and sets *error_column to C.
+Result<Claim> ParseClaim(std::string_view text, int* error_column = nullptr);
+// Parses an expression of either type (template placeholders).
+Result<Claim> ParseExpression(std::string_view text, int* error_column = nullptr);
+
+// Checks that every run and parameter the claim reads exists: a kUnknownName
+// Error "column C: no run named 'X' (runs: A, B)" otherwise.
+Error CheckNames(const Claim& claim, const std::vector<std::string>& runs, const Params& params,
+                 int* error_column = nullptr);
+
+// A number or a truth value.
+struct ClaimValue {
+  bool is_truth = false;
+  bool truth = false;
+  Rational number;
+  std::string ToString() const;   // "true", "18", "1/2" (exact)
+  std::string ToDisplay() const;  // "true", "18", "0.5" (decimal when finite)
+};
+
+// "makespan(GPipe)" -> 18, "P" -> 4, "(P-1)/M" -> 1/2.
+struct NamedValue {
+  std::string name;
+  ClaimValue value;
+};
+
+struct Evaluation {
+  ClaimValue value;
+  // Every run metric and parameter read, then the two sides of every
+  // comparison that is not already one of those; in source order, each once.
+  std::vector<NamedValue> values;
+};
+
+// Evaluates every node (no short-circuit, so every value is reported).
+// Errors: unknown run or parameter (kUnknownName), division by zero or a
+// device out of range (kInvalidValue), overflow (kTooLarge); each message
+// starts "column C: ".
+Result<Evaluation> Evaluate(const Claim& claim, const std::vector<RunResult>& runs, const Params& params,
+                            int* error_column = nullptr);
+
+// Where two runs part ways: the first tick t >= 0 at which the number of ops
+// completed by t (ops with end <= t) differs between the two timelines.
+// "Ahead" is the run that has completed more ops at that tick.
+struct Divergence {
+  Tick tick = 0;
+  std::string ahead, behind;                      // run names
+  std::int64_t ahead_done = 0, behind_done = 0;  // ops completed by `tick`
+};
+// nullopt iff both timelines complete the same number of ops at every tick.
+std::optional<Divergence> FirstDivergence(const RunResult& a, const RunResult& b);
+
+struct ClaimResult {
+  std::string check;  // the claim's text
+  bool holds = false;
+  std::vector<NamedValue> values;  // as in Evaluation
+  // Set for a false claim that reads exactly two runs whose timelines differ.
+  std::optional<Divergence> divergence;
+  // One line: "makespan(GPipe) == makespan(1F1B) is false: makespan(GPipe) = 18,
+  // makespan(1F1B) = 17; first tick where one run is ahead: 11 (1F1B has
+  // completed 9 ops, GPipe 8)". For a true claim: "... holds: ...".
+  std::string Explain() const;
+};
+
+// Parses, checks and evaluates one claim. Errors as ParseClaim / Evaluate.
+Result<ClaimResult> CheckClaim(std::string_view check, const std::vector<RunResult>& runs, const Params& params,
+                               int* error_column = nullptr);
+// All of them; an error message is prefixed "claim N: " (1-based). A false
+// claim is not an error: look at holds (AllHold).
+Result<std::vector<ClaimResult>> CheckClaims(const std::vector<std::string>& checks,
+                                             const std::vector<RunResult>& runs, const Params& params);
+bool AllHold(const std::vector<ClaimResult>& results);
+
+}  // namespace ppsim

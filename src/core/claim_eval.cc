@@ -1,0 +1,287 @@
+// Evaluating claims: every node bottom-up, exactly.
+#include <algorithm>
+#include <string>
+
+#include "ppsim/claims.h"
+
+namespace ppsim {
+
+Params ProblemParams(const Problem& problem) {
+  return {{"P", problem.P}, {"M", problem.M}, {"v", problem.v}, {"comm", problem.comm}};
+}
+
+std::string ClaimValue::ToString() const {
+  if (is_truth) return truth ? "true" : "false";
+  return number.ToString();
+}
+
+std::string ClaimValue::ToDisplay() const {
+  if (is_truth) return truth ? "true" : "false";
+  return number.ToDisplay();
+}
+
+namespace {
+
+using Kind = Claim::Kind;
+
+std::string RunList(const std::vector<RunResult>& runs) {
+  std::string names;
+  for (const RunResult& r : runs) names += (names.empty() ? "" : ", ") + r.name;
+  return names;
+}
+
+const RunResult* FindRun(const std::vector<RunResult>& runs, std::string_view name) {
+  for (const RunResult& r : runs)
+    if (r.name == name) return &r;
+  return nullptr;
+}
+
+class Evaluator {
+ public:
+  Evaluator(const Claim& claim, const std::vector<RunResult>& runs, const Params& params)
+      : claim_(claim), runs_(runs), params_(params), values_(claim.nodes().size()) {}
+
+  Result<Evaluation> Run(int* error_column) {
+    for (int i = 0; i < static_cast<int>(claim_.nodes().size()); ++i) {
+      // Children always precede their parents in nodes(): one forward pass.
+      if (!Node(i)) {
+        if (error_column) *error_column = err_column_;
+        return Fail(err_code_, "column " + std::to_string(err_column_) + ": " + err_);
+      }
+    }
+    Evaluation e;
+    e.value = values_[claim_.root()];
+    e.values = std::move(named_);
+    AddSides(claim_.root(), &e.values);
+    return e;
+  }
+
+ private:
+  bool Bad(ErrorCode code, int column, std::string what) {
+    err_code_ = code;
+    err_column_ = column;
+    err_ = std::move(what);
+    return false;
+  }
+  void Name(std::string name, const ClaimValue& v) {
+    for (const NamedValue& n : named_)
+      if (n.name == name) return;
+    named_.push_back({std::move(name), v});
+  }
+  // Both sides of every comparison, unless already listed (source order).
+  void AddSides(int i, std::vector<NamedValue>* out) const {
+    const Claim::Node& n = claim_.nodes()[i];
+    if (n.a >= 0 && n.kind != Kind::kMetric) AddSides(n.a, out);
+    if (n.b >= 0) AddSides(n.b, out);
+    if (n.kind < Kind::kEq || n.kind > Kind::kGe) return;
+    for (int side : {n.a, n.b}) {
+      const Claim::Node& s = claim_.nodes()[side];
+      if (s.kind == Kind::kNumber) continue;
+      bool seen = false;
+      for (const NamedValue& v : *out) seen = seen || v.name == s.text;
+      if (!seen) out->push_back({s.text, values_[side]});
+    }
+  }
+  bool Arith(int i, std::optional<Rational> r) {
+    if (r) {
+      values_[i].number = *r;
+      return true;
+    }
+    const Claim::Node& n = claim_.nodes()[i];
+    if (n.kind == Kind::kDiv && values_[n.b].number == Rational(0))
+      return Bad(ErrorCode::kInvalidValue, n.column, "division by zero in '" + n.text + "'");
+    return Bad(ErrorCode::kTooLarge, n.column, "'" + n.text + "' overflows 64-bit exact arithmetic");
+  }
+  bool Node(int i) {
+    const Claim::Node& n = claim_.nodes()[i];
+    ClaimValue& out = values_[i];
+    out.is_truth = n.truth;
+    const Rational& a = n.a >= 0 ? values_[n.a].number : out.number;
+    const Rational& b = n.b >= 0 ? values_[n.b].number : out.number;
+    switch (n.kind) {
+      case Kind::kNumber: out.number = n.number; return true;
+      case Kind::kParam: {
+        auto it = params_.find(n.name);
+        if (it == params_.end()) return Bad(ErrorCode::kUnknownName, n.column, UnknownParam(n.name));
+        out.number = it->second;
+        Name(n.name, out);
+        return true;
+      }
+      case Kind::kMetric: return Metric(i);
+      case Kind::kNeg: return Arith(i, a.Neg());
+      case Kind::kNot: out.truth = !values_[n.a].truth; return true;
+      case Kind::kAdd: return Arith(i, a.Add(b));
+      case Kind::kSub: return Arith(i, a.Sub(b));
+      case Kind::kMul: return Arith(i, a.Mul(b));
+      case Kind::kDiv: return Arith(i, a.Div(b));
+      case Kind::kEq:
+      case Kind::kNe: {
+        const ClaimValue &l = values_[n.a], &r = values_[n.b];
+        const bool eq = l.is_truth ? l.truth == r.truth : l.number == r.number;
+        out.truth = n.kind == Kind::kEq ? eq : !eq;
+        return true;
+      }
+      case Kind::kLt: out.truth = a < b; return true;
+      case Kind::kLe: out.truth = a <= b; return true;
+      case Kind::kGt: out.truth = a > b; return true;
+      case Kind::kGe: out.truth = a >= b; return true;
+      case Kind::kAnd: out.truth = values_[n.a].truth && values_[n.b].truth; return true;
+      case Kind::kOr: out.truth = values_[n.a].truth || values_[n.b].truth; return true;
+    }
+    return Bad(ErrorCode::kInternal, n.column, "unknown node");
+  }
+  std::string UnknownParam(const std::string& name) const {
+    std::string known;
+    for (const auto& [k, v] : params_) known += (known.empty() ? "" : ", ") + k;
+    return "unknown parameter '" + name + "' (parameters: " + known + ")";
+  }
+  bool Metric(int i) {
+    const Claim::Node& n = claim_.nodes()[i];
+    const RunResult* run = FindRun(runs_, n.run);
+    if (!run)
+      return Bad(ErrorCode::kUnknownName, n.run_column, "no run named '" + n.run + "' (runs: " + RunList(runs_) + ")");
+    const Metrics& m = run->metrics;
+    const std::int64_t P = run->timeline.problem.P;
+    Rational& out = values_[i].number;
+    std::string name = n.name + "(" + n.run + ")";
+    std::optional<Rational> r;
+    if (n.name == "makespan") r = m.makespan;
+    else if (n.name == "busy") r = m.busy;
+    else if (n.name == "idle") r = m.idle;
+    else if (n.name == "transfers") r = m.transfers;
+    else if (n.name == "bubble_ratio") r = m.busy > 0 ? Rational::Of(m.idle, m.busy) : Rational(0);
+    else if (n.name == "bubble_fraction") r = m.makespan > 0 ? Rational::Of(m.idle, P * m.makespan) : Rational(0);
+    else if (n.name == "peak" && n.a < 0) r = m.peak_activations;
+    else if (n.name == "peak") {
+      const Rational d = values_[n.a].number;
+      if (!d.integral() || d.num() < 0 || d.num() >= P)
+        return Bad(ErrorCode::kInvalidValue, claim_.nodes()[n.a].column,
+                   "device " + d.ToString() + " is out of range: run '" + n.run + "' has devices 0.." +
+                       std::to_string(P - 1));
+      r = m.peak_activations_per_device[d.num()];
+      name = "peak(" + n.run + ", " + d.ToString() + ")";
+    }
+    if (!r) return Bad(ErrorCode::kTooLarge, n.column, "'" + n.text + "' overflows 64-bit exact arithmetic");
+    out = *r;
+    Name(std::move(name), values_[i]);
+    return true;
+  }
+
+  const Claim& claim_;
+  const std::vector<RunResult>& runs_;
+  const Params& params_;
+  std::vector<ClaimValue> values_;
+  std::vector<NamedValue> named_;
+  ErrorCode err_code_ = ErrorCode::kOk;
+  int err_column_ = 0;
+  std::string err_;
+};
+
+// End ticks of every op the run's schedule holds, ascending.
+std::vector<Tick> SortedEnds(const Timeline& t) {
+  std::vector<Tick> ends;
+  ends.reserve(t.schedule.op_count());
+  for (const auto& queue : t.schedule.devices)
+    for (const Slot& slot : queue)
+      for (OpId id : {slot.op, slot.overlapped})
+        if (id != kNoOp) ends.push_back(t.end[id]);
+  std::sort(ends.begin(), ends.end());
+  return ends;
+}
+
+}  // namespace
+
+Error CheckNames(const Claim& claim, const std::vector<std::string>& runs, const Params& params, int* error_column) {
+  for (const Claim::Node& n : claim.nodes()) {
+    int column = 0;
+    std::string what;
+    if (n.kind == Kind::kMetric && std::find(runs.begin(), runs.end(), n.run) == runs.end()) {
+      std::string names;
+      for (const std::string& r : runs) names += (names.empty() ? "" : ", ") + r;
+      column = n.run_column;
+      what = "no run named '" + n.run + "' (runs: " + names + ")";
+    } else if (n.kind == Kind::kParam && params.find(n.name) == params.end()) {
+      std::string known;
+      for (const auto& [k, v] : params) known += (known.empty() ? "" : ", ") + k;
+      column = n.column;
+      what = "unknown parameter '" + n.name + "' (parameters: " + known + ")";
+    } else {
+      continue;
+    }
+    if (error_column) *error_column = column;
+    return Fail(ErrorCode::kUnknownName, "column " + std::to_string(column) + ": " + what);
+  }
+  return Error{ErrorCode::kOk, ""};
+}
+
+Result<Evaluation> Evaluate(const Claim& claim, const std::vector<RunResult>& runs, const Params& params,
+                            int* error_column) {
+  return Evaluator(claim, runs, params).Run(error_column);
+}
+
+std::optional<Divergence> FirstDivergence(const RunResult& a, const RunResult& b) {
+  const std::vector<Tick> ea = SortedEnds(a.timeline), eb = SortedEnds(b.timeline);
+  size_t i = 0, j = 0;
+  while (i < ea.size() || j < eb.size()) {
+    // The next tick at which either run completes an op; counts change only there.
+    const Tick t = i == ea.size() ? eb[j] : j == eb.size() ? ea[i] : std::min(ea[i], eb[j]);
+    while (i < ea.size() && ea[i] == t) ++i;
+    while (j < eb.size() && eb[j] == t) ++j;
+    if (i != j) {
+      Divergence d;
+      d.tick = t;
+      const bool a_ahead = i > j;
+      d.ahead = a_ahead ? a.name : b.name;
+      d.behind = a_ahead ? b.name : a.name;
+      d.ahead_done = static_cast<std::int64_t>(a_ahead ? i : j);
+      d.behind_done = static_cast<std::int64_t>(a_ahead ? j : i);
+      return d;
+    }
+  }
+  return std::nullopt;
+}
+
+std::string ClaimResult::Explain() const {
+  std::string s = check + (holds ? " holds" : " is false");
+  for (size_t i = 0; i < values.size(); ++i)
+    s += (i == 0 ? ": " : ", ") + values[i].name + " = " + values[i].value.ToString();
+  if (divergence) {
+    const Divergence& d = *divergence;
+    s += "; first tick where one run is ahead: " + std::to_string(d.tick) + " (" + d.ahead + " has completed " +
+         std::to_string(d.ahead_done) + " ops, " + d.behind + " " + std::to_string(d.behind_done) + ")";
+  }
+  return s;
+}
+
+Result<ClaimResult> CheckClaim(std::string_view check, const std::vector<RunResult>& runs, const Params& params,
+                               int* error_column) {
+  Result<Claim> claim = ParseClaim(check, error_column);
+  if (!claim.ok()) return claim.error();
+  Result<Evaluation> e = Evaluate(*claim, runs, params, error_column);
+  if (!e.ok()) return e.error();
+  ClaimResult r;
+  r.check = std::string(check);
+  r.holds = e->value.truth;
+  r.values = std::move(e->values);
+  const std::vector<std::string> read = claim->Runs();
+  if (!r.holds && read.size() == 2)
+    r.divergence = FirstDivergence(*FindRun(runs, read[0]), *FindRun(runs, read[1]));
+  return r;
+}
+
+Result<std::vector<ClaimResult>> CheckClaims(const std::vector<std::string>& checks,
+                                             const std::vector<RunResult>& runs, const Params& params) {
+  std::vector<ClaimResult> results;
+  for (size_t i = 0; i < checks.size(); ++i) {
+    Result<ClaimResult> r = CheckClaim(checks[i], runs, params);
+    if (!r.ok()) return Fail(r.error().code, "claim " + std::to_string(i + 1) + ": " + r.error().message);
+    results.push_back(std::move(*r));
+  }
+  return results;
+}
+
+bool AllHold(const std::vector<ClaimResult>& results) {
+  return std::all_of(results.begin(), results.end(), [](const ClaimResult& r) { return r.holds; });
+}
+
+}  // namespace ppsim

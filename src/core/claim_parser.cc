@@ -1,0 +1,454 @@
+// Recursive descent over the claim's bytes. Precedence, loosest first:
+//   or  <  and  <  not  <  comparison (one, no chains)  <  + -  <  * /  <  unary -
+// Columns count characters (UTF-8 code points), from 1.
+#include <cctype>
+#include <string>
+
+#include "ppsim/claims.h"
+
+namespace ppsim {
+
+namespace {
+
+struct Metric {
+  const char* name;
+  bool device_arg;  // takes an optional second argument (a device)
+};
+constexpr Metric kMetrics[] = {{"makespan", false}, {"busy", false},         {"idle", false},
+                               {"transfers", false}, {"peak", true},          {"bubble_ratio", false},
+                               {"bubble_fraction", false}};
+
+const Metric* FindMetric(std::string_view name) {
+  for (const Metric& m : kMetrics)
+    if (name == m.name) return &m;
+  return nullptr;
+}
+
+// Multi-byte operator spellings and what they mean.
+struct Spelling {
+  const char* text;
+  Claim::Kind kind;
+};
+constexpr Spelling kOperators[] = {
+    {"==", Claim::Kind::kEq},     {"!=", Claim::Kind::kNe},     {"<=", Claim::Kind::kLe},
+    {">=", Claim::Kind::kGe},     {"\u2260", Claim::Kind::kNe}, {"\u2264", Claim::Kind::kLe},
+    {"\u2265", Claim::Kind::kGe}, {"<", Claim::Kind::kLt},      {">", Claim::Kind::kGt},
+    {"+", Claim::Kind::kAdd},     {"-", Claim::Kind::kSub},     {"\u2212", Claim::Kind::kSub},
+    {"*", Claim::Kind::kMul},     {"\u00d7", Claim::Kind::kMul}, {"/", Claim::Kind::kDiv},
+    {"\u00f7", Claim::Kind::kDiv},
+};
+
+bool IsComparison(Claim::Kind k) { return k >= Claim::Kind::kEq && k <= Claim::Kind::kGe; }
+
+}  // namespace
+
+class ClaimParser {
+ public:
+  explicit ClaimParser(std::string_view text) : s_(text) { claim_.text_ = std::string(text); }
+
+  Result<Claim> Parse(bool need_truth, int* error_column) {
+    SkipSpace();
+    if (AtEnd()) return Failure(pos_, "empty claim", error_column);
+    int root = Or();
+    if (root >= 0) {
+      SkipSpace();
+      if (!AtEnd()) {
+        if (s_[pos_] == '=' ) Fault(pos_, "'=' is not a comparison; write '=='");
+        else if (s_[pos_] == ')') Fault(pos_, "')' without a matching '('");
+        else Fault(pos_, "unexpected '" + std::string(TokenAt(pos_)) + "' after a complete expression");
+        root = -1;
+      }
+    }
+    if (root >= 0 && need_truth && !claim_.nodes_[root].truth)
+      Fault(0, "a claim must be true or false (a comparison), but '" + claim_.nodes_[root].text + "' is a number"),
+          root = -1;
+    if (root < 0) return Failure(err_pos_, err_, error_column);
+    claim_.root_ = root;
+    return std::move(claim_);
+  }
+
+ private:
+  using Kind = Claim::Kind;
+
+  bool AtEnd() const { return pos_ >= s_.size(); }
+  void SkipSpace() {
+    while (!AtEnd() && std::isspace(static_cast<unsigned char>(s_[pos_]))) ++pos_;
+  }
+  int Column(size_t byte) const {
+    int col = 1;
+    for (size_t i = 0; i < byte && i < s_.size(); ++i)
+      if ((static_cast<unsigned char>(s_[i]) & 0xC0) != 0x80) ++col;
+    return col;
+  }
+  // The token starting at `at`, for messages: an identifier/number or one character.
+  std::string_view TokenAt(size_t at) const {
+    if (at >= s_.size()) return "end of claim";
+    size_t e = at;
+    while (e < s_.size() && (std::isalnum(static_cast<unsigned char>(s_[e])) || s_[e] == '_' || s_[e] == '.')) ++e;
+    if (e == at) {
+      e = at + 1;
+      while (e < s_.size() && (static_cast<unsigned char>(s_[e]) & 0xC0) == 0x80) ++e;
+    }
+    return s_.substr(at, e - at);
+  }
+  std::string Describe(size_t at) const {
+    return at >= s_.size() ? "the end of the claim" : "'" + std::string(TokenAt(at)) + "'";
+  }
+  // Records the first error only.
+  void Fault(size_t at, std::string what) {
+    if (!err_.empty()) return;
+    err_pos_ = at;
+    err_ = std::move(what);
+  }
+  Result<Claim> Failure(size_t at, const std::string& what, int* error_column) const {
+    const int col = Column(at);
+    if (error_column) *error_column = col;
+    return Fail(ErrorCode::kParse, "column " + std::to_string(col) + ": " + what);
+  }
+
+  int Add(Claim::Node node, size_t from) {
+    node.column = Column(from);
+    std::string_view t = s_.substr(from, pos_ - from);
+    while (!t.empty() && std::isspace(static_cast<unsigned char>(t.back()))) t.remove_suffix(1);
+    node.text = std::string(t);
+    claim_.nodes_.push_back(std::move(node));
+    return static_cast<int>(claim_.nodes_.size()) - 1;
+  }
+  int Binary(Kind kind, int a, int b, size_t from) {
+    Claim::Node n;
+    n.kind = kind;
+    n.a = a;
+    n.b = b;
+    n.truth = IsComparison(kind) || kind == Kind::kAnd || kind == Kind::kOr;
+    return Add(std::move(n), from);
+  }
+  bool NeedNumber(int node, const char* op, size_t op_at) {
+    if (node < 0) return false;
+    if (!claim_.nodes_[node].truth) return true;
+    Fault(op_at, std::string("'") + op + "' needs numbers, but '" + claim_.nodes_[node].text + "' is true/false");
+    return false;
+  }
+  bool NeedTruth(int node, const char* op, size_t op_at) {
+    if (node < 0) return false;
+    if (claim_.nodes_[node].truth) return true;
+    Fault(op_at, std::string("'") + op + "' needs true/false, but '" + claim_.nodes_[node].text + "' is a number");
+    return false;
+  }
+  bool Keyword(const char* word) {
+    SkipSpace();
+    const size_t n = std::char_traits<char>::length(word);
+    if (s_.substr(pos_, n) != word) return false;
+    if (pos_ + n < s_.size() && (std::isalnum(static_cast<unsigned char>(s_[pos_ + n])) || s_[pos_ + n] == '_'))
+      return false;
+    pos_ += n;
+    return true;
+  }
+  // Matches an operator from `kinds` at the cursor.
+  std::optional<Kind> Operator(std::initializer_list<Kind> kinds) {
+    SkipSpace();
+    for (const Spelling& sp : kOperators) {
+      const size_t n = std::char_traits<char>::length(sp.text);
+      if (s_.substr(pos_, n) != sp.text) continue;
+      for (Kind k : kinds)
+        if (k == sp.kind) {
+          pos_ += n;
+          return k;
+        }
+      return std::nullopt;  // a longer spelling of another operator ("<=" is not "<")
+    }
+    return std::nullopt;
+  }
+
+  int Or() {
+    SkipSpace();
+    const size_t from = pos_;
+    int left = And();
+    while (left >= 0) {
+      SkipSpace();
+      const size_t at = pos_;
+      if (!Keyword("or")) break;
+      const int right = And();
+      if (!NeedTruth(left, "or", at) || !NeedTruth(right, "or", at)) return -1;
+      left = Binary(Kind::kOr, left, right, from);
+    }
+    return left;
+  }
+  int And() {
+    SkipSpace();
+    const size_t from = pos_;
+    int left = Not();
+    while (left >= 0) {
+      SkipSpace();
+      const size_t at = pos_;
+      if (!Keyword("and")) break;
+      const int right = Not();
+      if (!NeedTruth(left, "and", at) || !NeedTruth(right, "and", at)) return -1;
+      left = Binary(Kind::kAnd, left, right, from);
+    }
+    return left;
+  }
+  int Not() {
+    SkipSpace();
+    const size_t from = pos_;
+    if (Keyword("not")) {
+      const int a = Not();
+      if (!NeedTruth(a, "not", from)) return -1;
+      Claim::Node n;
+      n.kind = Kind::kNot;
+      n.a = a;
+      n.truth = true;
+      return Add(std::move(n), from);
+    }
+    return Comparison();
+  }
+  int Comparison() {
+    SkipSpace();
+    const size_t from = pos_;
+    const int left = Sum();
+    if (left < 0) return -1;
+    SkipSpace();
+    const size_t at = pos_;
+    const auto op = Operator({Kind::kEq, Kind::kNe, Kind::kLt, Kind::kLe, Kind::kGt, Kind::kGe});
+    if (!op) return left;
+    const int right = Sum();
+    if (right < 0) return -1;
+    const bool lt = claim_.nodes_[left].truth, rt = claim_.nodes_[right].truth;
+    if (lt != rt || ((*op != Kind::kEq && *op != Kind::kNe) && lt)) {
+      Fault(at, "cannot compare '" + claim_.nodes_[left].text + "' with '" + claim_.nodes_[right].text +
+                    "' (numbers compare with numbers; true/false only with == or !=)");
+      return -1;
+    }
+    const int node = Binary(*op, left, right, from);
+    SkipSpace();
+    const size_t chain = pos_;
+    if (Operator({Kind::kEq, Kind::kNe, Kind::kLt, Kind::kLe, Kind::kGt, Kind::kGe})) {
+      Fault(chain, "comparisons do not chain; write 'a < b and b < c'");
+      return -1;
+    }
+    return node;
+  }
+  int Sum() {
+    SkipSpace();
+    const size_t from = pos_;
+    int left = Product();
+    while (left >= 0) {
+      SkipSpace();
+      const size_t at = pos_;
+      const auto op = Operator({Kind::kAdd, Kind::kSub});
+      if (!op) break;
+      const int right = Product();
+      const char* name = *op == Kind::kAdd ? "+" : "-";
+      if (!NeedNumber(left, name, at) || !NeedNumber(right, name, at)) return -1;
+      left = Binary(*op, left, right, from);
+    }
+    return left;
+  }
+  int Product() {
+    SkipSpace();
+    const size_t from = pos_;
+    int left = Unary();
+    while (left >= 0) {
+      SkipSpace();
+      const size_t at = pos_;
+      const auto op = Operator({Kind::kMul, Kind::kDiv});
+      if (!op) break;
+      const int right = Unary();
+      const char* name = *op == Kind::kMul ? "*" : "/";
+      if (!NeedNumber(left, name, at) || !NeedNumber(right, name, at)) return -1;
+      left = Binary(*op, left, right, from);
+    }
+    return left;
+  }
+  int Unary() {
+    SkipSpace();
+    const size_t from = pos_;
+    if (Operator({Kind::kSub})) {
+      const int a = Unary();
+      if (!NeedNumber(a, "-", from)) return -1;
+      Claim::Node n;
+      n.kind = Kind::kNeg;
+      n.a = a;
+      return Add(std::move(n), from);
+    }
+    if (Operator({Kind::kAdd})) return Unary();
+    return Primary();
+  }
+  int Primary() {
+    SkipSpace();
+    const size_t from = pos_;
+    if (AtEnd()) {
+      Fault(pos_, "expected a number, a name or '(' but the claim ends");
+      return -1;
+    }
+    const char c = s_[pos_];
+    if (c == '(') {
+      ++pos_;
+      const int inner = Or();
+      if (inner < 0) return -1;
+      SkipSpace();
+      if (AtEnd() || s_[pos_] != ')') {
+        Fault(pos_, "expected ')' to close the '(' at column " + std::to_string(Column(from)) + ", found " +
+                        Describe(pos_));
+        return -1;
+      }
+      ++pos_;
+      // Keep the inner node, widening its text to include the parentheses.
+      claim_.nodes_[inner].text = std::string(s_.substr(from, pos_ - from));
+      claim_.nodes_[inner].column = Column(from);
+      return inner;
+    }
+    if (std::isdigit(static_cast<unsigned char>(c)) || c == '.') return Number();
+    if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') return Name();
+    Fault(pos_, "expected a number, a name or '(' but found " + Describe(pos_));
+    return -1;
+  }
+  int Number() {
+    const size_t from = pos_;
+    Rational value, scale = 1;  // scale: the place value of the next fractional digit's unit
+    bool any = false, overflow = false, fraction = false;
+    for (; !AtEnd(); ++pos_) {
+      const char c = s_[pos_];
+      if (c == '.' && !fraction) {
+        fraction = true;
+        continue;
+      }
+      if (!std::isdigit(static_cast<unsigned char>(c))) break;
+      any = true;
+      std::optional<Rational> next;
+      if (!fraction) {
+        next = value.Mul(10);
+        if (next) next = next->Add(c - '0');
+      } else {
+        auto s = scale.Div(10);
+        if (s) scale = *s;
+        auto term = s ? scale.Mul(c - '0') : std::nullopt;
+        next = term ? value.Add(*term) : std::nullopt;
+      }
+      if (next) value = *next;
+      else overflow = true;
+    }
+    if (!any) {
+      Fault(from, "'.' is not a number");
+      return -1;
+    }
+    if (overflow) {
+      Fault(from, "number '" + std::string(s_.substr(from, pos_ - from)) + "' is too large");
+      return -1;
+    }
+    if (!AtEnd() && (std::isalpha(static_cast<unsigned char>(s_[pos_])) || s_[pos_] == '_')) {
+      Fault(from, "'" + std::string(TokenAt(from)) + "' is not a number (run names go inside a metric: makespan(" +
+                      std::string(TokenAt(from)) + "))");
+      return -1;
+    }
+    Claim::Node n;
+    n.kind = Kind::kNumber;
+    n.number = value;
+    return Add(std::move(n), from);
+  }
+  int Name() {
+    const size_t from = pos_;
+    while (!AtEnd() && (std::isalnum(static_cast<unsigned char>(s_[pos_])) || s_[pos_] == '_')) ++pos_;
+    const std::string name(s_.substr(from, pos_ - from));
+    if (name == "and" || name == "or" || name == "not") {
+      Fault(from, "expected a number, a name or '(' but found '" + name + "'");
+      return -1;
+    }
+    SkipSpace();
+    if (AtEnd() || s_[pos_] != '(') {
+      if (FindMetric(name)) {
+        Fault(from, "'" + name + "' is a metric: write " + name + "(RUN)");
+        return -1;
+      }
+      Claim::Node n;
+      n.kind = Kind::kParam;
+      n.name = name;
+      pos_ = from + name.size();
+      return Add(std::move(n), from);
+    }
+    const Metric* metric = FindMetric(name);
+    if (!metric) {
+      Fault(from, "unknown function '" + name +
+                      "' (known: makespan, busy, idle, transfers, peak, bubble_ratio, bubble_fraction)");
+      return -1;
+    }
+    ++pos_;  // '('
+    SkipSpace();
+    Claim::Node n;
+    n.kind = Kind::kMetric;
+    n.name = name;
+    n.run_column = Column(pos_);
+    if (!RunName(&n.run)) return -1;
+    SkipSpace();
+    if (!AtEnd() && s_[pos_] == ',') {
+      const size_t comma = pos_;
+      ++pos_;
+      if (!metric->device_arg) {
+        Fault(comma, name + "() takes one argument, the run");
+        return -1;
+      }
+      n.a = Sum();
+      if (n.a < 0) return -1;
+      if (!NeedNumber(n.a, "device", comma)) return -1;
+      SkipSpace();
+    }
+    if (AtEnd() || s_[pos_] != ')') {
+      Fault(pos_, "expected ')' to close " + name + "( at column " + std::to_string(Column(from)) + ", found " +
+                      Describe(pos_));
+      return -1;
+    }
+    ++pos_;
+    return Add(std::move(n), from);
+  }
+  // A run name: "quoted", or the text up to ',' or ')' (trimmed).
+  bool RunName(std::string* out) {
+    const size_t from = pos_;
+    if (!AtEnd() && s_[pos_] == '"') {
+      const size_t close = s_.find('"', pos_ + 1);
+      if (close == std::string_view::npos) {
+        Fault(from, "unclosed '\"' in run name");
+        return false;
+      }
+      *out = std::string(s_.substr(pos_ + 1, close - pos_ - 1));
+      pos_ = close + 1;
+    } else {
+      size_t e = pos_;
+      while (e < s_.size() && s_[e] != ',' && s_[e] != ')' && s_[e] != '(') ++e;
+      std::string_view name = s_.substr(pos_, e - pos_);
+      while (!name.empty() && std::isspace(static_cast<unsigned char>(name.back()))) name.remove_suffix(1);
+      *out = std::string(name);
+      pos_ = from + name.size();
+    }
+    if (out->empty()) {
+      Fault(from, "expected a run name, found " + Describe(from));
+      return false;
+    }
+    return true;
+  }
+
+  std::string_view s_;
+  size_t pos_ = 0;
+  Claim claim_;
+  std::string err_;
+  size_t err_pos_ = 0;
+};
+
+Result<Claim> ParseClaim(std::string_view text, int* error_column) {
+  return ClaimParser(text).Parse(true, error_column);
+}
+
+Result<Claim> ParseExpression(std::string_view text, int* error_column) {
+  return ClaimParser(text).Parse(false, error_column);
+}
+
+std::vector<std::string> Claim::Runs() const {
+  std::vector<std::string> runs;
+  for (const Node& n : nodes_) {
+    if (n.kind != Kind::kMetric) continue;
+    bool seen = false;
+    for (const std::string& r : runs) seen = seen || r == n.run;
+    if (!seen) runs.push_back(n.run);
+  }
+  return runs;
+}
+
+}  // namespace ppsim

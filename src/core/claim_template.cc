@@ -1,0 +1,90 @@
+#include "ppsim/claim_template.h"
+
+#include <string>
+
+namespace ppsim {
+namespace {
+
+int ColumnOf(std::string_view s, size_t byte) {
+  int col = 1;
+  for (size_t i = 0; i < byte && i < s.size(); ++i)
+    if ((static_cast<unsigned char>(s[i]) & 0xC0) != 0x80) ++col;
+  return col;
+}
+
+Error At(std::string_view s, size_t byte, const std::string& what, int* error_column) {
+  const int col = ColumnOf(s, byte);
+  if (error_column) *error_column = col;
+  return Fail(ErrorCode::kParse, "column " + std::to_string(col) + ": " + what);
+}
+
+}  // namespace
+
+Result<std::vector<TemplatePiece>> ParseTemplate(std::string_view s, int* error_column) {
+  std::vector<TemplatePiece> pieces;
+  std::string literal;
+  for (size_t i = 0; i < s.size(); ++i) {
+    const char c = s[i];
+    if (c == '}') {
+      if (i + 1 < s.size() && s[i + 1] == '}') {
+        literal += '}';
+        ++i;
+        continue;
+      }
+      return At(s, i, "'}' without a matching '{' (write '}}' for a literal brace)", error_column);
+    }
+    if (c != '{') {
+      literal += c;
+      continue;
+    }
+    if (i + 1 < s.size() && s[i + 1] == '{') {
+      literal += '{';
+      ++i;
+      continue;
+    }
+    const size_t close = s.find('}', i + 1);
+    if (close == std::string_view::npos)
+      return At(s, i, "'{' is never closed (write '{{' for a literal brace)", error_column);
+    int inner_column = 0;
+    Result<Claim> expr = ParseExpression(s.substr(i + 1, close - i - 1), &inner_column);
+    if (!expr.ok()) {
+      // Re-anchor the expression's column on the whole template.
+      const int col = ColumnOf(s, i + 1) + inner_column - 1;
+      if (error_column) *error_column = col;
+      const std::string& m = expr.error().message;
+      const size_t colon = m.find(": ");
+      return Fail(ErrorCode::kParse, "column " + std::to_string(col) + ": in '{" +
+                                         std::string(s.substr(i + 1, close - i - 1)) + "}': " +
+                                         (colon == std::string::npos ? m : m.substr(colon + 2)));
+    }
+    if (!literal.empty()) pieces.push_back({std::move(literal), false, std::nullopt, 0});
+    literal.clear();
+    pieces.push_back({"", true, std::move(*expr), ColumnOf(s, i)});
+    i = close;
+  }
+  if (!literal.empty()) pieces.push_back({std::move(literal), false, std::nullopt, 0});
+  return pieces;
+}
+
+Result<std::string> FillTemplate(std::string_view tmpl, const std::vector<RunResult>& runs, const Params& params) {
+  Result<std::vector<TemplatePiece>> pieces = ParseTemplate(tmpl);
+  if (!pieces.ok()) return pieces.error();
+  std::string out;
+  for (const TemplatePiece& p : *pieces) {
+    if (!p.is_expr) {
+      out += p.literal;
+      continue;
+    }
+    Result<Evaluation> e = Evaluate(*p.expr, runs, params);
+    if (!e.ok()) {
+      const std::string& m = e.error().message;
+      const size_t colon = m.find(": ");
+      return Fail(e.error().code, "in '{" + p.expr->text() + "}' at column " + std::to_string(p.column) + ": " +
+                                      (colon == std::string::npos ? m : m.substr(colon + 2)));
+    }
+    out += e->value.ToDisplay();
+  }
+  return out;
+}
+
+}  // namespace ppsim
