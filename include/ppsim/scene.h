@@ -1,0 +1,99 @@
+// A scene file (TOML) names the parameters at the top, the runs it compares,
+// the claims it makes and its words (docs/claims.md has the full format):
+//
+//   title = "GPipe vs 1F1B"
+//   P = 4
+//   M = 6
+//   [[run]]
+//   name = "GPipe"
+//   schedule = "gpipe"
+//   caption = "GPipe — all forwards, then all backwards"
+//   [[claim]]
+//   check = "makespan(GPipe) == makespan(1F1B)"
+//   [closing]
+//   lines = ["same finish: {makespan(GPipe)} cycles"]
+//
+// Typical use (what `ppsim check` and `ppsim render` do):
+//
+//   Result<Scene> scene = LoadScene(path, {"P=8", "M=16"});   // --set values
+//   Result<std::vector<RunResult>> runs = SimulateScene(*scene);
+//   Result<std::vector<ClaimResult>> claims = CheckSceneClaims(*scene, *runs);
+//   if (!AllHold(*claims)) -> refuse (ErrorCode::kClaimFalse, claims[i].Explain())
+//   Result<std::string> line = FillTemplate(scene->closing[0], *runs, scene->params);
+//
+// LoadScene checks everything it can before simulating: TOML syntax, keys,
+// value types and ranges, claim and placeholder syntax, and that every run
+// and parameter a claim or placeholder names exists. Its errors say
+// "FILE:LINE:COL: ...", with the column inside a claim or template pointing
+// at the offending token.
+#pragma once
+
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "ppsim/claim_template.h"
+#include "ppsim/claims.h"
+#include "ppsim/error.h"
+#include "ppsim/problem.h"
+
+namespace ppsim {
+
+// Where something came from in the scene file (line, column from 1; 0 = given
+// by --set, not in the file).
+struct SourcePos {
+  int line = 0;
+  int column = 0;
+};
+
+struct SceneRun {
+  std::string name;      // how claims refer to it: makespan(NAME)
+  std::string schedule;  // generator name ("gpipe", "1f1b", ...)
+  std::string caption;   // a template ("" if none): fill with FillTemplate
+  Problem problem;       // the scene's problem with this run's overrides applied
+  SourcePos pos;         // of the [[run]] header
+};
+
+struct SceneClaim {
+  std::string check;  // the claim text
+  SourcePos pos;      // of the first character of the claim text
+};
+
+struct Scene {
+  std::string path;      // as given to LoadScene
+  std::string title;     // a template ("" if none)
+  std::string subtitle;  // a template ("" if none)
+  Problem problem;       // top-level P, M, v (or chunks), costs, comm, hold
+  // What claims and templates may name: P, M, v, comm of the top-level
+  // problem, plus every other numeric top-level key, exactly.
+  Params params;
+  std::vector<SceneRun> runs;
+  std::vector<SceneClaim> claims;
+  std::vector<std::string> closing;  // templates, in order
+  // The [render] table, left to the renderer: key -> value as TOML text
+  // ("fps" -> "30", "size" -> "\"1920x1080\"").
+  std::map<std::string, std::string> render;
+};
+
+// Reads and checks a scene. `overrides` are --set values "KEY=VALUE": KEY a
+// top-level key (P, M, v, chunks, comm, hold, title, subtitle, a numeric
+// parameter, costs, or costs.F / costs.B / costs.W / costs.FB); VALUE a TOML
+// value, or bare text for a string key. A run's own P/M/... still win over a
+// --set of the top-level value. Errors: kIo (unreadable), kParse (syntax,
+// with FILE:LINE:COL), kInvalidValue, kUnknownName, kUsage (bad --set).
+Result<Scene> LoadScene(const std::string& path, const std::vector<std::string>& overrides = {});
+// The same from text already read; `path` only names it in errors.
+Result<Scene> LoadSceneText(std::string_view text, const std::string& path,
+                            const std::vector<std::string>& overrides = {});
+
+// Simulates and measures every run, in order. Errors (a schedule's
+// precondition, a deadlock, ...) are prefixed "FILE:LINE: run NAME: ".
+Result<std::vector<RunResult>> SimulateScene(const Scene& scene);
+
+// Every claim of the scene against `runs` (from SimulateScene). A false claim
+// is not an error (see ClaimResult::holds / AllHold); errors such as a
+// division by zero say "FILE:LINE:COL: claim: ...".
+Result<std::vector<ClaimResult>> CheckSceneClaims(const Scene& scene, const std::vector<RunResult>& runs);
+
+}  // namespace ppsim

@@ -1,0 +1,398 @@
+// Loading a scene: TOML -> Scene, every key checked with its position.
+#include "ppsim/scene.h"
+
+#include <charconv>
+#include <sstream>
+#include <toml++/toml.h>
+
+#include "ppsim/atomic_file.h"
+#include "ppsim/cost_spec.h"
+#include "ppsim/generators.h"
+
+namespace ppsim {
+namespace {
+
+// Where a value came from, for messages: "scene.toml:3:5" or "--set P=0".
+struct Origin {
+  std::string where;
+  SourcePos pos;
+};
+
+class SceneLoader {
+ public:
+  SceneLoader(std::string_view text, const std::string& path) : text_(text), path_(path) {}
+
+  Result<Scene> Load(const std::vector<std::string>& overrides) {
+    scene_.path = path_;
+    toml::table root;
+    try {
+      root = toml::parse(text_, path_);
+    } catch (const toml::parse_error& e) {
+      const auto& b = e.source().begin;
+      return Fail(ErrorCode::kParse, path_ + ":" + std::to_string(b.line) + ":" + std::to_string(b.column) + ": " +
+                                         std::string(e.description()));
+    }
+    // Top-level values first, then --set on top, then what depends on them.
+    for (auto&& [key, node] : root) {
+      const std::string k(key.str());
+      if (k == "run" || k == "claim" || k == "closing" || k == "render") continue;
+      if (!TopLevel(k, node, At(node))) return err_;
+    }
+    for (const std::string& o : overrides)
+      if (!Override(o)) return err_;
+    for (const auto& [k, v] : ProblemParams(scene_.problem)) scene_.params[k] = v;
+    if (auto* runs = root.get("run"); runs && !Runs(*runs)) return err_;
+    if (scene_.runs.empty()) return Fail(ErrorCode::kInvalidValue, path_ + ": the scene has no [[run]]");
+    if (auto* claims = root.get("claim"); claims && !Claims(*claims)) return err_;
+    if (auto* closing = root.get("closing"); closing && !Closing(*closing)) return err_;
+    if (auto* render = root.get("render"); render && !Render(*render)) return err_;
+    for (auto* field : {&scene_.title, &scene_.subtitle})
+      if (!CheckTemplate(*field, title_origin_[field == &scene_.title ? 0 : 1])) return err_;
+    return std::move(scene_);
+  }
+
+ private:
+  Origin At(const toml::node& node) const {
+    const auto& b = node.source().begin;
+    return {path_ + ":" + std::to_string(b.line) + ":" + std::to_string(b.column),
+            {static_cast<int>(b.line), static_cast<int>(b.column)}};
+  }
+  Origin At(const toml::key& key) const {
+    const auto& b = key.source().begin;
+    return {path_ + ":" + std::to_string(b.line) + ":" + std::to_string(b.column),
+            {static_cast<int>(b.line), static_cast<int>(b.column)}};
+  }
+  bool Bad(ErrorCode code, const Origin& o, const std::string& what) {
+    err_ = Fail(code, o.where + ": " + what);
+    return false;
+  }
+
+  // An integer value in [min, max].
+  bool Int(const std::string& key, const toml::node& node, const Origin& o, std::int64_t min, std::int64_t max,
+           std::int64_t* out) {
+    if (!node.is_integer()) return Bad(ErrorCode::kInvalidValue, o, key + " must be a whole number");
+    const std::int64_t v = node.as_integer()->get();
+    if (v < min) return Bad(ErrorCode::kInvalidValue, o, key + " must be ≥ " + std::to_string(min) + ", got " + std::to_string(v));
+    if (v > max)
+      return Bad(ErrorCode::kTooLarge, o, key + " = " + std::to_string(v) + " exceeds the limit " + std::to_string(max));
+    *out = v;
+    return true;
+  }
+  bool String(const std::string& key, const toml::node& node, const Origin& o, std::string* out) {
+    if (!node.is_string()) return Bad(ErrorCode::kInvalidValue, o, key + " must be a string");
+    *out = node.as_string()->get();
+    return true;
+  }
+
+  // P, M, v/chunks, comm, hold, costs: shared by the top level and [[run]].
+  // Returns 1 if handled, 0 if `key` is not a problem key, -1 on error.
+  int ProblemKey(const std::string& key, const toml::node& node, const Origin& o, Problem* p) {
+    std::int64_t v = 0;
+    if (key == "P") return Int(key, node, o, 1, kMaxDevices, &v) ? (p->P = static_cast<int>(v), 1) : -1;
+    if (key == "M") return Int(key, node, o, 1, kMaxMicrobatches, &v) ? (p->M = static_cast<int>(v), 1) : -1;
+    if (key == "v" || key == "chunks") return Int(key, node, o, 1, kMaxChunks, &v) ? (p->v = static_cast<int>(v), 1) : -1;
+    if (key == "comm") return Int(key, node, o, 0, kMaxCost, &v) ? (p->comm = v, 1) : -1;
+    if (key == "hold") {
+      std::string h;
+      if (!String(key, node, o, &h)) return -1;
+      return Hold(h, o, p) ? 1 : -1;
+    }
+    if (key == "costs") return Costs(node, o, p) ? 1 : -1;
+    return 0;
+  }
+  bool Hold(const std::string& h, const Origin& o, Problem* p) {
+    if (h == "held") p->hold = HoldMode::kHeld;
+    else if (h == "resident") p->hold = HoldMode::kResident;
+    else return Bad(ErrorCode::kInvalidValue, o, "hold must be \"held\" or \"resident\", got \"" + h + "\"");
+    return true;
+  }
+  bool CostSpec(const std::string& spec, const Origin& o, Problem* p) {
+    Error e = ApplyCostSpec(spec, p->costs);
+    if (e.code == ErrorCode::kOk) return true;
+    std::string m = e.message;
+    if (m.rfind("--cost: ", 0) == 0) m = m.substr(8);
+    return Bad(e.code, o, "costs: " + m);
+  }
+  // costs = "F=1,B=2" (the --cost syntax) or costs = { F = 1, B = [2, 2, 1, 1] }.
+  bool Costs(const toml::node& node, const Origin& o, Problem* p) {
+    if (node.is_string()) return CostSpec(node.as_string()->get(), o, p);
+    if (!node.is_table())
+      return Bad(ErrorCode::kInvalidValue, o, "costs must be a table like { F = 1, B = 2 } or a string \"F=1,B=2\"");
+    for (auto&& [key, value] : *node.as_table()) {
+      const std::string k(key.str());
+      const Origin vo = At(value);
+      std::string spec = k + "=";
+      if (value.is_integer()) {
+        spec += std::to_string(value.as_integer()->get());
+      } else if (value.is_array()) {
+        bool first = true;
+        for (const toml::node& x : *value.as_array()) {
+          if (!x.is_integer()) return Bad(ErrorCode::kInvalidValue, At(x), "costs." + k + ": every per-stage cost must be a whole number");
+          spec += (first ? "" : ":") + std::to_string(x.as_integer()->get());
+          first = false;
+        }
+        if (first) return Bad(ErrorCode::kInvalidValue, vo, "costs." + k + ": empty list");
+      } else {
+        return Bad(ErrorCode::kInvalidValue, vo, "costs." + k + " must be a whole number or a list of them (one per stage)");
+      }
+      if (!CostSpec(spec, vo, p)) return false;
+    }
+    return true;
+  }
+
+  bool TopLevel(const std::string& key, const toml::node& node, const Origin& o) {
+    const int handled = ProblemKey(key, node, o, &scene_.problem);
+    if (handled != 0) return handled > 0;
+    if (key == "title" || key == "subtitle") {
+      std::string* field = key == "title" ? &scene_.title : &scene_.subtitle;
+      title_origin_[key == "title" ? 0 : 1] = o.pos.line > 0 ? TextOrigin(node) : o;
+      return String(key, node, o, field);
+    }
+    if (node.is_integer() || node.is_floating_point()) {
+      Result<Rational> r = Number(node);
+      if (!r.ok()) return Bad(ErrorCode::kInvalidValue, o, key + ": " + r.error().message);
+      if (!IsIdentifier(key))
+        return Bad(ErrorCode::kInvalidValue, o, "parameter '" + key + "' is not a name claims can use (letters, digits, _)");
+      scene_.params[key] = *r;
+      return true;
+    }
+    return Bad(ErrorCode::kUnknownName, o,
+               "unknown key '" + key +
+                   "' (known: title, subtitle, P, M, v, chunks, comm, hold, costs, [[run]], [[claim]], [closing], "
+                   "[render]; any other top-level number is a parameter)");
+  }
+  static bool IsIdentifier(const std::string& k) {
+    if (k.empty() || std::isdigit(static_cast<unsigned char>(k[0]))) return false;
+    for (char c : k)
+      if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') return false;
+    return !(k == "and" || k == "or" || k == "not");
+  }
+  // A TOML number, exactly: a float is read back from its shortest decimal form.
+  static Result<Rational> Number(const toml::node& node) {
+    if (node.is_integer()) return Rational(node.as_integer()->get());
+    const double d = node.as_floating_point()->get();
+    char buf[400];
+    auto [end, ec] = std::to_chars(buf, buf + sizeof buf, d, std::chars_format::fixed);
+    if (ec != std::errc()) return Fail(ErrorCode::kInvalidValue, "not a finite number");
+    Result<Claim> c = ParseExpression(std::string_view(buf, end - buf));
+    if (!c.ok()) return Fail(ErrorCode::kTooLarge, "too large for exact arithmetic");
+    Result<Evaluation> e = Evaluate(*c, {}, {});
+    if (!e.ok()) return Fail(ErrorCode::kTooLarge, "too large for exact arithmetic");
+    return e->value.number;
+  }
+
+  // --set KEY=VALUE.
+  bool Override(const std::string& item) {
+    const Origin o{"--set " + item, {}};
+    const size_t eq = item.find('=');
+    if (eq == std::string::npos || eq == 0) return Bad(ErrorCode::kUsage, o, "expected KEY=VALUE, e.g. --set P=8");
+    const std::string key = item.substr(0, eq), raw = item.substr(eq + 1);
+    if (key == "title" || key == "subtitle" || key == "hold") {
+      std::string s = raw;
+      if (s.size() >= 2 && s.front() == '"' && s.back() == '"') s = s.substr(1, s.size() - 2);
+      if (key == "hold") return Hold(s, o, &scene_.problem);
+      (key == "title" ? scene_.title : scene_.subtitle) = s;
+      title_origin_[key == "title" ? 0 : 1] = o;
+      return true;
+    }
+    if (key.rfind("costs.", 0) == 0) return CostSpec(key.substr(6) + "=" + raw, o, &scene_.problem);
+    toml::table parsed;
+    try {
+      parsed = toml::parse("x = " + raw);
+    } catch (const toml::parse_error&) {
+      if (key == "costs") return CostSpec(raw, o, &scene_.problem);
+      return Bad(ErrorCode::kInvalidValue, o, "'" + raw + "' is not a value (a number, or a TOML value)");
+    }
+    const toml::node& value = *parsed.get("x");
+    if (key == "run" || key == "claim" || key == "closing" || key == "render")
+      return Bad(ErrorCode::kUsage, o, "--set changes top-level values only, not [" + key + "]");
+    const bool known = key == "P" || key == "M" || key == "v" || key == "chunks" || key == "comm" || key == "costs" ||
+                       scene_.params.count(key) > 0;
+    if (!known) {
+      std::string names = "P, M, v, chunks, comm, hold, costs, costs.F, costs.B, costs.W, title, subtitle";
+      for (const auto& [k, v] : scene_.params) names += ", " + k;
+      return Bad(ErrorCode::kUsage, o, "the scene has no top-level key '" + key + "' (known: " + names + ")");
+    }
+    return TopLevel(key, value, o);
+  }
+
+  bool Runs(const toml::node& node) {
+    const toml::array* runs = node.as_array();
+    if (!runs || !runs->is_array_of_tables())
+      return Bad(ErrorCode::kInvalidValue, At(node), "'run' must be an array of tables: write [[run]]");
+    for (const toml::node& r : *runs) {
+      const toml::table& t = *r.as_table();
+      SceneRun run;
+      run.problem = scene_.problem;
+      const Origin ro = At(r);
+      run.pos = ro.pos;
+      bool has_name = false, has_schedule = false;
+      Origin caption_origin;
+      for (auto&& [key, value] : t) {
+        const std::string k(key.str());
+        const Origin o = At(value);
+        const int handled = ProblemKey(k, value, o, &run.problem);
+        if (handled < 0) return false;
+        if (handled > 0) continue;
+        if (k == "name") {
+          if (!String(k, value, o, &run.name)) return false;
+          has_name = true;
+          if (run.name.empty() || run.name.find_first_of("\"(),") != std::string::npos ||
+              std::isspace(static_cast<unsigned char>(run.name.front())) ||
+              std::isspace(static_cast<unsigned char>(run.name.back())))
+            return Bad(ErrorCode::kInvalidValue, o,
+                       "run name \"" + run.name + "\" must be non-empty, without quotes, parentheses, commas or "
+                       "surrounding spaces (claims write makespan(NAME))");
+          for (const SceneRun& other : scene_.runs)
+            if (other.name == run.name)
+              return Bad(ErrorCode::kInvalidValue, o,
+                         "two runs named \"" + run.name + "\" (the other at line " + std::to_string(other.pos.line) + ")");
+        } else if (k == "schedule") {
+          if (!String(k, value, o, &run.schedule)) return false;
+          has_schedule = true;
+          if (!FindGenerator(run.schedule))
+            return Bad(ErrorCode::kUnknownName, o, "unknown schedule '" + run.schedule + "'; known: " + KnownScheduleNames());
+        } else if (k == "caption") {
+          if (!String(k, value, o, &run.caption)) return false;
+          caption_origin = TextOrigin(value);
+        } else {
+          return Bad(ErrorCode::kUnknownName, At(key),
+                     "unknown key '" + k + "' in [[run]] (known: name, schedule, caption, P, M, v, chunks, comm, hold, costs)");
+        }
+      }
+      if (!has_name) return Bad(ErrorCode::kInvalidValue, ro, "[[run]] needs a name");
+      if (!has_schedule) return Bad(ErrorCode::kInvalidValue, ro, "[[run]] \"" + run.name + "\" needs a schedule");
+      scene_.runs.push_back(std::move(run));
+      caption_origins_.push_back(caption_origin);
+    }
+    for (const SceneRun& run : scene_.runs) run_names_.push_back(run.name);
+    for (size_t i = 0; i < scene_.runs.size(); ++i)
+      if (!CheckTemplate(scene_.runs[i].caption, caption_origins_[i])) return false;
+    return true;
+  }
+
+  // Position of a string value's first character: after its opening quote(s).
+  // Columns count characters, as toml++ does.
+  SourcePos TextStart(const toml::node& value) const {
+    const auto& b = value.source().begin;
+    SourcePos pos{static_cast<int>(b.line), static_cast<int>(b.column)};
+    size_t byte = 0;
+    for (int line = 1; line < pos.line; ++line) {
+      byte = text_.find('\n', byte);
+      if (byte == std::string_view::npos) return pos;
+      ++byte;
+    }
+    for (int col = 1; col < pos.column && byte < text_.size(); ++col) {
+      ++byte;
+      while (byte < text_.size() && (static_cast<unsigned char>(text_[byte]) & 0xC0) == 0x80) ++byte;
+    }
+    const std::string_view rest = text_.substr(std::min(byte, text_.size()));
+    pos.column += (rest.rfind("\"\"\"", 0) == 0 || rest.rfind("'''", 0) == 0) ? 3 : 1;
+    return pos;
+  }
+  Origin TextOrigin(const toml::node& value) const {
+    const SourcePos p = TextStart(value);
+    return {path_ + ":" + std::to_string(p.line) + ":" + std::to_string(p.column), p};
+  }
+  Origin Shift(const Origin& o, int column) const {
+    if (o.pos.line == 0) return {o.where + " (column " + std::to_string(column) + ")", o.pos};
+    const int col = o.pos.column + column - 1;
+    return {path_ + ":" + std::to_string(o.pos.line) + ":" + std::to_string(col), {o.pos.line, col}};
+  }
+  // Strips "column C: " from a core message.
+  static std::string Detail(const std::string& m) {
+    if (m.rfind("column ", 0) != 0) return m;
+    const size_t colon = m.find(": ");
+    return colon == std::string::npos ? m : m.substr(colon + 2);
+  }
+
+  bool Claims(const toml::node& node) {
+    const toml::array* claims = node.as_array();
+    if (!claims || !claims->is_array_of_tables())
+      return Bad(ErrorCode::kInvalidValue, At(node), "'claim' must be an array of tables: write [[claim]]");
+    for (const toml::node& c : *claims) {
+      const toml::table& t = *c.as_table();
+      SceneClaim claim;
+      bool has_check = false;
+      for (auto&& [key, value] : t) {
+        const std::string k(key.str());
+        if (k != "check")
+          return Bad(ErrorCode::kUnknownName, At(key), "unknown key '" + k + "' in [[claim]] (known: check)");
+        if (!String(k, value, At(value), &claim.check)) return false;
+        claim.pos = TextStart(value);
+        has_check = true;
+      }
+      if (!has_check) return Bad(ErrorCode::kInvalidValue, At(c), "[[claim]] needs check = \"...\"");
+      const Origin o{path_ + ":" + std::to_string(claim.pos.line) + ":" + std::to_string(claim.pos.column), claim.pos};
+      int column = 0;
+      Result<Claim> parsed = ParseClaim(claim.check, &column);
+      if (!parsed.ok()) return Bad(ErrorCode::kParse, Shift(o, column), "claim: " + Detail(parsed.error().message));
+      Error e = CheckNames(*parsed, run_names_, scene_.params, &column);
+      if (e.code != ErrorCode::kOk) return Bad(e.code, Shift(o, column), "claim: " + Detail(e.message));
+      scene_.claims.push_back(std::move(claim));
+    }
+    return true;
+  }
+
+  bool CheckTemplate(const std::string& tmpl, const Origin& at) {
+    if (tmpl.empty()) return true;
+    int column = 0;
+    Result<std::vector<TemplatePiece>> pieces = ParseTemplate(tmpl, &column);
+    if (!pieces.ok()) return Bad(ErrorCode::kParse, Shift(at, column), Detail(pieces.error().message));
+    for (const TemplatePiece& p : *pieces) {
+      if (!p.is_expr) continue;
+      Error e = CheckNames(*p.expr, run_names_, scene_.params, &column);
+      if (e.code != ErrorCode::kOk)
+        return Bad(e.code, Shift(at, p.column + column), "in '{" + p.expr->text() + "}': " + Detail(e.message));
+    }
+    return true;
+  }
+
+  bool Closing(const toml::node& node) {
+    if (!node.is_table()) return Bad(ErrorCode::kInvalidValue, At(node), "closing must be a table: [closing]");
+    for (auto&& [key, value] : *node.as_table()) {
+      const std::string k(key.str());
+      if (k != "lines") return Bad(ErrorCode::kUnknownName, At(key), "unknown key '" + k + "' in [closing] (known: lines)");
+      if (!value.is_array()) return Bad(ErrorCode::kInvalidValue, At(value), "closing.lines must be a list of strings");
+      for (const toml::node& line : *value.as_array()) {
+        std::string s;
+        if (!String("closing.lines[]", line, At(line), &s)) return false;
+        if (!CheckTemplate(s, TextOrigin(line))) return false;
+        scene_.closing.push_back(std::move(s));
+      }
+    }
+    return true;
+  }
+
+  bool Render(const toml::node& node) {
+    if (!node.is_table()) return Bad(ErrorCode::kInvalidValue, At(node), "render must be a table: [render]");
+    for (auto&& [key, value] : *node.as_table()) {
+      std::ostringstream os;
+      value.visit([&os](const auto& v) { os << v; });
+      scene_.render[std::string(key.str())] = os.str();
+    }
+    return true;
+  }
+
+  std::string_view text_;
+  std::string path_;
+  Scene scene_;
+  Error err_;
+  Origin title_origin_[2];
+  std::vector<Origin> caption_origins_;
+  std::vector<std::string> run_names_;
+};
+
+}  // namespace
+
+Result<Scene> LoadSceneText(std::string_view text, const std::string& path, const std::vector<std::string>& overrides) {
+  return SceneLoader(text, path).Load(overrides);
+}
+
+Result<Scene> LoadScene(const std::string& path, const std::vector<std::string>& overrides) {
+  Result<std::string> text = ReadFile(path);
+  if (!text.ok()) return text.error();
+  return LoadSceneText(*text, path, overrides);
+}
+
+}  // namespace ppsim

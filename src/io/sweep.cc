@@ -1,0 +1,151 @@
+// The grid is split by an atomic counter over point indices; each worker
+// writes only its own points' slots, so the result does not depend on the
+// number of threads or their timing.
+#include "ppsim/sweep.h"
+
+#include <algorithm>
+#include <atomic>
+#include <charconv>
+#include <thread>
+
+#include "ppsim/scene.h"
+
+namespace ppsim {
+namespace {
+
+bool ParseInt(std::string_view s, std::int64_t* out) {
+  if (s.empty()) return false;
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), *out);
+  return ec == std::errc() && p == s.data() + s.size();
+}
+
+struct PointOutcome {
+  bool skipped = false;
+  std::string skip_reason;
+  std::vector<ClaimResult> false_claims;
+};
+
+std::string PointName(const std::vector<std::pair<std::string, std::int64_t>>& point) {
+  std::string s;
+  for (const auto& [k, v] : point) s += (s.empty() ? "" : " ") + k + "=" + std::to_string(v);
+  return s;
+}
+
+}  // namespace
+
+Result<SweepAxis> ParseSweepAxis(std::string_view spec) {
+  const std::string where = "--sweep " + std::string(spec) + ": ";
+  const size_t eq = spec.find('=');
+  if (eq == std::string_view::npos || eq == 0)
+    return Fail(ErrorCode::kUsage, where + "expected KEY=A..B or KEY=A,B,C, e.g. --sweep P=1..16");
+  SweepAxis axis;
+  axis.key = std::string(spec.substr(0, eq));
+  const std::string_view range = spec.substr(eq + 1);
+  const size_t dots = range.find("..");
+  if (dots != std::string_view::npos) {
+    std::int64_t a = 0, b = 0;
+    if (!ParseInt(range.substr(0, dots), &a) || !ParseInt(range.substr(dots + 2), &b))
+      return Fail(ErrorCode::kUsage, where + "'" + std::string(range) + "' is not a range of whole numbers A..B");
+    if (b < a) return Fail(ErrorCode::kUsage, where + "empty range (" + std::to_string(b) + " < " + std::to_string(a) + ")");
+    if (b - a + 1 > kMaxSweepPoints)
+      return Fail(ErrorCode::kTooLarge, where + "more than " + std::to_string(kMaxSweepPoints) + " values");
+    for (std::int64_t x = a; x <= b; ++x) axis.values.push_back(x);
+    return axis;
+  }
+  size_t from = 0;
+  while (from <= range.size()) {
+    const size_t comma = std::min(range.find(',', from), range.size());
+    std::int64_t x = 0;
+    if (!ParseInt(range.substr(from, comma - from), &x))
+      return Fail(ErrorCode::kUsage, where + "'" + std::string(range.substr(from, comma - from)) + "' is not a whole number");
+    axis.values.push_back(x);
+    from = comma + 1;
+  }
+  return axis;
+}
+
+Result<SweepResult> Sweep(std::string_view text, const std::string& path, const std::vector<std::string>& overrides,
+                          const std::vector<SweepAxis>& axes, int threads) {
+  std::int64_t total = 1;
+  for (const SweepAxis& a : axes) {
+    total *= static_cast<std::int64_t>(a.values.size());
+    if (total > kMaxSweepPoints)
+      return Fail(ErrorCode::kTooLarge, "the sweep has more than " + std::to_string(kMaxSweepPoints) +
+                                            " points; narrow a --sweep range");
+  }
+  // Point i's values: axis 0 varies slowest.
+  auto point_of = [&](std::int64_t i) {
+    std::vector<std::pair<std::string, std::int64_t>> point(axes.size());
+    for (size_t k = axes.size(); k-- > 0;) {
+      const std::int64_t n = static_cast<std::int64_t>(axes[k].values.size());
+      point[k] = {axes[k].key, axes[k].values[i % n]};
+      i /= n;
+    }
+    return point;
+  };
+  auto overrides_of = [&](const std::vector<std::pair<std::string, std::int64_t>>& point) {
+    std::vector<std::string> o = overrides;
+    for (const auto& [k, v] : point) o.push_back(k + "=" + std::to_string(v));
+    return o;
+  };
+  // The scene itself and the axis keys must be sound: load it once with the
+  // fixed overrides, and each key once with a value the scene already has.
+  Result<Scene> base = LoadSceneText(text, path, overrides);
+  if (!base.ok()) return base.error();
+  for (const SweepAxis& a : axes) {
+    Result<Scene> probe = LoadSceneText(text, path, overrides_of({{a.key, a.values.front()}}));
+    if (!probe.ok() && probe.error().code == ErrorCode::kUsage)
+      return Fail(ErrorCode::kUsage, "--sweep " + a.key + ": " + probe.error().message);
+  }
+
+  std::vector<PointOutcome> outcomes(static_cast<size_t>(total));
+  std::atomic<std::int64_t> next{0};
+  auto work = [&] {
+    for (std::int64_t i = next++; i < total; i = next++) {
+      PointOutcome& out = outcomes[i];
+      Result<Scene> scene = LoadSceneText(text, path, overrides_of(point_of(i)));
+      Result<std::vector<RunResult>> runs = scene.ok() ? SimulateScene(*scene) : Result<std::vector<RunResult>>(scene.error());
+      if (!runs.ok()) {
+        out.skipped = true;
+        out.skip_reason = runs.error().message;
+        continue;
+      }
+      Result<std::vector<ClaimResult>> claims = CheckSceneClaims(*scene, *runs);
+      if (!claims.ok()) {
+        out.skipped = true;
+        out.skip_reason = claims.error().message;
+        continue;
+      }
+      for (ClaimResult& c : *claims)
+        if (!c.holds) out.false_claims.push_back(std::move(c));
+    }
+  };
+  if (threads <= 0) threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  threads = static_cast<int>(std::min<std::int64_t>(threads, total));
+  std::vector<std::thread> pool;
+  for (int t = 1; t < threads; ++t) pool.emplace_back(work);
+  work();
+  for (std::thread& t : pool) t.join();
+
+  SweepResult result;
+  std::vector<std::int64_t> order(static_cast<size_t>(total));
+  std::vector<std::int64_t> sums(static_cast<size_t>(total));
+  for (std::int64_t i = 0; i < total; ++i) {
+    order[i] = i;
+    for (const auto& [k, v] : point_of(i)) sums[i] += v;
+  }
+  // Index order is lexicographic in axis order, so a stable sort by sum suffices.
+  std::stable_sort(order.begin(), order.end(), [&](std::int64_t a, std::int64_t b) { return sums[a] < sums[b]; });
+  for (std::int64_t i : order) {
+    PointOutcome& out = outcomes[i];
+    if (out.skipped) {
+      if (result.skipped++ == 0) result.first_skip = PointName(point_of(i)) + ": " + out.skip_reason;
+      continue;
+    }
+    ++result.tried;
+    for (ClaimResult& c : out.false_claims) result.counterexamples.push_back({point_of(i), std::move(c)});
+  }
+  return result;
+}
+
+}  // namespace ppsim
