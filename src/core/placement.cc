@@ -151,6 +151,13 @@ Error PlaceInto(const Problem& problem, Schedule&& schedule, Timeline& t) {
     Tick now = free_at[d];
     OpId blocked_on = kNoOp;
     int blocked_device = -1;
+    // A device typically places a few ops per run and resumes only after the
+    // others have run, so fetch what its next run will read now: the next
+    // cache lines of its queue and the end ticks its coming ops will write.
+    if (i + 8 < size) {
+      __builtin_prefetch(&queue[i + 8]);
+      for (size_t k = i + 2; k < i + 6 && k < size; ++k) __builtin_prefetch(&end[queue[k].op], 1);
+    }
     for (; i < size; ++i) {
       const Slot slot = queue[i];
       OpId dep;
