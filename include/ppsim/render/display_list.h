@@ -1,0 +1,131 @@
+// A DisplayList is a rendered scene as plain data: rectangles, lines and text
+// boxes with their positions, colours and the ticks during which each is
+// visible. Layout() computes it once; every back-end (Cairo PNG and video
+// frames, SVG, HTML, terminal text) paints this same list, and the
+// legibility check runs on it. Nothing a painter draws is decided by it.
+//
+// Time. Frame tick t (0 <= t <= last_tick) shows the state after t cycles:
+// an item is visible iff from <= t < until. An op that starts at tick s is
+// drawn from frame s+1 on ("the ops started before t"); an op longer than one
+// tick grows from left to right, one tick per frame. The final frame
+// (t = last_tick) shows every op and the closing lines.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "ppsim/op.h"
+
+namespace ppsim::render {
+
+inline constexpr Tick kForever = std::numeric_limits<Tick>::max();
+
+struct Color {
+  std::uint8_t r = 0, g = 0, b = 0;
+  friend bool operator==(const Color&, const Color&) = default;
+};
+
+// The palette: the same meaning has the same colour in every output.
+namespace palette {
+inline constexpr Color kBackground{255, 255, 255};
+inline constexpr Color kText{34, 34, 34};
+inline constexpr Color kMutedText{96, 96, 96};
+inline constexpr Color kGrid{246, 246, 246};       // a cell whose cycle has not happened yet
+inline constexpr Color kForward{76, 120, 168};     // F
+inline constexpr Color kBackward{245, 133, 24};    // B
+inline constexpr Color kWeightGrad{84, 162, 75};   // W
+inline constexpr Color kBubble{205, 205, 205};     // an idle device-cycle
+inline constexpr Color kHeld{178, 121, 162};       // activations held (the gauge)
+inline constexpr Color kGaugeBack{244, 240, 243};
+inline constexpr Color kCursor{200, 40, 40};       // "now"
+}  // namespace palette
+
+enum class ItemKind : std::uint8_t { kRect, kText, kLine };
+
+// What an item means; painters that do not draw pixels (the terminal, the
+// page's tests) read it.
+enum class Role : std::uint8_t {
+  kBackground,
+  kTitle,
+  kSubtitle,
+  kLegendSwatch,
+  kLegendLabel,
+  kCaption,
+  kStatus,       // per-run numbers, one text per tick
+  kDeviceLabel,
+  kAxisLabel,
+  kGrid,         // a run's chart area before anything happened
+  kOp,           // one op's cell
+  kOpLabel,      // "F3" inside its cell
+  kBubble,       // an idle interval on one device
+  kGaugeBack,
+  kGaugeBar,     // activations held during one tick
+  kGaugeLabel,
+  kPeakLine,
+  kCursor,
+  kClosing,
+};
+
+struct Box {
+  double x = 0, y = 0, w = 0, h = 0;
+  double right() const { return x + w; }
+  double bottom() const { return y + h; }
+};
+
+struct Item {
+  ItemKind kind = ItemKind::kRect;
+  Role role = Role::kBackground;
+  Box box;        // rect / text box (logical extents); line: (x,y) -> (x+w, y+h)
+  Color color;    // fill, text or line colour
+  double line_width = 0;  // lines only
+
+  // Text only.
+  std::string text;
+  double font_px = 0;
+  bool bold = false;
+  double baseline = 0;  // from the top of the box
+  Box clip;             // the container the text must stay inside (a cell, or the frame)
+
+  // Time (see the header comment).
+  Tick from = 0;
+  Tick until = kForever;
+  Tick grow_from = 0;   // with grow_ticks > 0 the width is box.w * clamp(t - grow_from, 0, grow_ticks) / grow_ticks
+  Tick grow_ticks = 0;
+
+  // Meaning, in the grid's own coordinates (-1 = not applicable).
+  int run = -1;
+  int device = -1;
+  Tick tick0 = 0, tick1 = 0;  // [tick0, tick1) for ops, bubbles, gauge bars
+  char op_kind = 0;           // 'F', 'B', 'W' for ops
+  int microbatch = -1;
+  int stage = -1;
+  std::int64_t value = 0;     // gauge bars: activations held
+
+  bool VisibleAt(Tick t) const { return from <= t && t < until; }
+  // Width at frame t (box.w unless the item grows).
+  double WidthAt(Tick t) const;
+};
+
+// The numbers of one run, as the page's table and the terminal show them.
+struct RunSummary {
+  std::string name;
+  std::string caption;
+  int P = 0, M = 0, v = 1;
+  Tick makespan = 0, busy = 0, idle = 0;
+  double bubble_ratio = 0;
+  std::int64_t peak = 0;
+};
+
+struct DisplayList {
+  int width = 0, height = 0;  // pixels
+  Tick last_tick = 0;         // frames are ticks 0..last_tick (the longest makespan)
+  std::int64_t gauge_scale = 0;  // the largest peak of all runs: every gauge's full height
+  std::string title, subtitle;
+  std::vector<std::string> closing;
+  std::vector<RunSummary> runs;
+  std::vector<Item> items;  // painted in order
+};
+
+}  // namespace ppsim::render

@@ -1,0 +1,48 @@
+// Layout: a scene's runs -> a DisplayList (display_list.h) for a frame size.
+//
+// The look: title and subtitle; a legend; one Gantt chart per run, stacked
+// (device rows x ticks, cells labelled "F3"/"B2" where they fit, idle cells
+// in the bubble colour); under each chart a memory gauge, one bar per tick
+// whose height is the cluster-wide activations held in that tick, every gauge
+// on one shared scale (the largest peak of all runs); a tick axis; the
+// closing lines on the final frame. Cell size, font sizes, label dropping and
+// axis thinning follow P, M, v, the longest makespan and the number of runs.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "ppsim/error.h"
+#include "ppsim/metrics.h"
+#include "ppsim/render/display_list.h"
+#include "ppsim/render/text_metrics.h"
+#include "ppsim/timeline.h"
+
+namespace ppsim::render {
+
+struct RunInput {
+  std::string name;
+  std::string caption;          // "" = the name
+  const Timeline* timeline = nullptr;  // REQUIRES: non-null, outlives the call
+  const Metrics* metrics = nullptr;    // REQUIRES: Measure(*timeline)
+};
+
+struct LayoutInput {
+  std::string title;
+  std::string subtitle;  // "" = DefaultSubtitle(runs)
+  std::vector<RunInput> runs;  // REQUIRES: at least one
+  std::vector<std::string> closing;  // already filled from the runs
+  int width = 1920;   // pixels
+  int height = 1080;
+};
+
+// "4 stages · 6 microbatches · one cell = one cycle" (devices and chunks
+// spelled out when a run has v > 1).
+std::string DefaultSubtitle(const std::vector<RunInput>& runs);
+
+// Fails with kLegibility when the frame cannot hold the charts at all (less
+// than a pixel per device row or per tick); text legibility is checked
+// separately by CheckLegibility().
+Result<DisplayList> Layout(const LayoutInput& input, TextMeasurer& measurer);
+
+}  // namespace ppsim::render

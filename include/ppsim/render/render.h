@@ -1,0 +1,35 @@
+// The renderer's one entry point: a scene's runs -> a file in the format its
+// name asks for. Lays out once, checks legibility, then paints the same
+// display list with the back-end of the format. Nothing is written unless
+// everything before the final rename succeeded.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "ppsim/error.h"
+#include "ppsim/render/layout.h"
+
+namespace ppsim::render {
+
+enum class OutputFormat { kMp4, kWebm, kGif, kSvg, kPng, kHtml, kText };
+
+// From the output's extension (.mp4 .webm .gif .svg .png .html .txt), or
+// `format` if given ("mp4", ..., "text"). "-" (stdout) needs a format.
+Result<OutputFormat> FormatFor(const std::string& path, const std::string& format);
+bool IsVideo(OutputFormat format);
+
+struct RenderOptions {
+  OutputFormat format = OutputFormat::kSvg;
+  int fps = 30;                      // video frames per second
+  std::optional<Tick> at_tick;       // still images: this tick instead of the final frame
+  bool animated = false;             // .svg: SMIL animation instead of the final frame
+  int text_columns = 0;              // terminal width for text (0 = 100)
+  bool progress = false;             // progress bar on stderr while encoding video
+  std::string ffmpeg = "ffmpeg";
+};
+
+// What was drawn: the list (for callers that report numbers) is returned.
+Result<DisplayList> RenderToFile(const LayoutInput& input, const std::string& path, const RenderOptions& options);
+
+}  // namespace ppsim::render

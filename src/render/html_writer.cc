@@ -1,0 +1,167 @@
+#include "ppsim/render/html_writer.h"
+
+#include <cstdio>
+
+#include "color_util.h"
+#include "svg_items.h"
+
+namespace ppsim::render {
+namespace {
+
+// The player. Reads the dynamic elements' data-* attributes once.
+constexpr const char* kScript = R"JS(
+(function () {
+  'use strict';
+  const root = document.documentElement;
+  window.addEventListener('error', function (e) { root.dataset.error = String(e.message); });
+  const last = Number(root.dataset.last);
+  const msPerTick = Number(root.dataset.msPerTick);
+  const holdMs = Number(root.dataset.holdMs);
+  const els = Array.prototype.slice.call(document.querySelectorAll('[data-from]'));
+  const items = els.map(function (el) {
+    return {
+      el: el,
+      from: Number(el.dataset.from),
+      until: el.dataset.until === undefined ? Infinity : Number(el.dataset.until),
+      growFrom: el.dataset.growTicks === undefined ? 0 : Number(el.dataset.growFrom),
+      growTicks: el.dataset.growTicks === undefined ? 0 : Number(el.dataset.growTicks),
+      width: el.dataset.growTicks === undefined ? 0 : Number(el.getAttribute('width')),
+    };
+  });
+  const scrub = document.getElementById('scrub');
+  const playButton = document.getElementById('play');
+  const tickLabel = document.getElementById('tick');
+  let tick = 0;
+  let timer = null;
+
+  function show(t) {
+    tick = Math.max(0, Math.min(last, t));
+    for (const it of items) {
+      const visible = it.from <= tick && tick < it.until;
+      it.el.style.display = visible ? '' : 'none';
+      if (visible && it.growTicks > 0) {
+        const done = Math.max(0, Math.min(it.growTicks, tick - it.growFrom));
+        const w = done === it.growTicks ? it.width : Math.round(it.width * done / it.growTicks);
+        it.el.setAttribute('width', String(w));
+      }
+    }
+    scrub.value = String(tick);
+    tickLabel.textContent = 'cycle ' + tick + ' / ' + last;
+    root.dataset.tick = String(tick);
+  }
+  function pause() {
+    if (timer !== null) clearTimeout(timer);
+    timer = null;
+    playButton.textContent = '\u25B6 play';
+  }
+  function advance() {
+    if (tick >= last) { pause(); return; }
+    show(tick + 1);
+    timer = setTimeout(advance, tick >= last ? holdMs : msPerTick);
+  }
+  function play() {
+    if (tick >= last) show(0);
+    playButton.textContent = '\u275A\u275A pause';
+    timer = setTimeout(advance, msPerTick);
+  }
+  function toggle() { if (timer === null) play(); else pause(); }
+  playButton.addEventListener('click', toggle);
+  document.getElementById('back').addEventListener('click', function () { pause(); show(tick - 1); });
+  document.getElementById('forward').addEventListener('click', function () { pause(); show(tick + 1); });
+  scrub.addEventListener('input', function () { pause(); show(Number(scrub.value)); });
+  document.addEventListener('keydown', function (e) {
+    if (e.key === ' ') { toggle(); e.preventDefault(); }
+    else if (e.key === 'ArrowLeft') { pause(); show(tick - 1); }
+    else if (e.key === 'ArrowRight') { pause(); show(tick + 1); }
+  });
+  function fromHash() {
+    const m = /tick=(\d+)/.exec(location.hash);
+    return m ? Number(m[1]) : null;
+  }
+  window.addEventListener('hashchange', function () {
+    const k = fromHash();
+    if (k !== null) { pause(); show(k); }
+  });
+  const k = fromHash();
+  if (k !== null) { show(k); } else { show(0); play(); }
+  root.dataset.ready = '1';
+})();
+)JS";
+
+constexpr const char* kStyle = R"CSS(
+body { margin: 0; padding: 16px; font-family: 'DejaVu Sans', sans-serif; color: #222; background: #fff; }
+svg { width: 100%; height: auto; max-width: 1920px; display: block; }
+.controls { display: flex; gap: 8px; align-items: center; margin: 8px 0; max-width: 1920px; }
+.controls input[type=range] { flex: 1; }
+button { font: inherit; padding: 4px 10px; }
+#tick { min-width: 9em; font-variant-numeric: tabular-nums; }
+table { border-collapse: collapse; margin-top: 8px; }
+th, td { padding: 4px 12px; text-align: right; border-bottom: 1px solid #ddd; }
+th:first-child, td:first-child { text-align: left; }
+)CSS";
+
+std::string Ratio(double r) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.4g", r);
+  return buf;
+}
+
+std::string Attr(const char* name, long long v) { return std::string(" data-") + name + "=\"" + std::to_string(v) + "\""; }
+
+}  // namespace
+
+std::string WriteHtml(const DisplayList& list, const Pacing& pacing) {
+  const long long ms_per_tick = static_cast<long long>(pacing.SecondsPerTick() * 1000 + 0.5);
+  const long long hold_ms = static_cast<long long>(pacing.HoldSeconds() * 1000 + 0.5);
+  std::string out = "<!DOCTYPE html>\n<html lang=\"en\" data-last=\"" + std::to_string(list.last_tick) +
+                    "\" data-ms-per-tick=\"" + std::to_string(ms_per_tick) + "\" data-hold-ms=\"" +
+                    std::to_string(hold_ms) + "\">\n<head>\n<meta charset=\"utf-8\">\n<title>" +
+                    XmlEscape(list.title.empty() ? "ppsim" : list.title) + "</title>\n<style>" + kStyle +
+                    "</style>\n</head>\n<body>\n";
+  out += SvgOpen(list, " role=\"img\"");
+  for (const Item& item : list.items) {
+    std::string attrs;
+    if (item.role == Role::kOp) {
+      attrs += " class=\"op\"";
+      attrs += Attr("run", item.run) + Attr("device", item.device) + Attr("start", item.tick0) +
+               Attr("end", item.tick1) + " data-op=\"" + std::string(1, item.op_kind) + std::to_string(item.microbatch) +
+               "@s" + std::to_string(item.stage) + "\"";
+    } else if (item.role == Role::kBubble) {
+      attrs += " class=\"bubble\"" + Attr("run", item.run) + Attr("device", item.device) + Attr("start", item.tick0);
+    } else if (item.role == Role::kGaugeBar) {
+      attrs += " class=\"held\"" + Attr("run", item.run) + Attr("tick", item.tick0) + Attr("value", item.value);
+    }
+    const bool dynamic = item.from > 0 || item.until != kForever;
+    if (dynamic) {
+      attrs += Attr("from", item.from);
+      if (item.until != kForever) attrs += Attr("until", item.until);
+      if (item.grow_ticks > 0) attrs += Attr("grow-from", item.grow_from) + Attr("grow-ticks", item.grow_ticks);
+      // The markup is the final frame; what is gone by then starts hidden.
+      if (!item.VisibleAt(list.last_tick)) attrs += " style=\"display:none\"";
+    }
+    AppendSvgItem(out, item, item.box.w, attrs, "");
+  }
+  out += "</svg>\n";
+  out += "<div class=\"controls\">\n"
+         "<button id=\"back\" title=\"one tick back (arrow left)\">&#9664; step</button>\n"
+         "<button id=\"play\" title=\"play / pause (space)\">&#9654; play</button>\n"
+         "<button id=\"forward\" title=\"one tick forward (arrow right)\">step &#9654;</button>\n"
+         "<input id=\"scrub\" type=\"range\" min=\"0\" max=\"" +
+         std::to_string(list.last_tick) + "\" step=\"1\" value=\"" + std::to_string(list.last_tick) +
+         "\" aria-label=\"tick\">\n<span id=\"tick\">cycle " + std::to_string(list.last_tick) + " / " +
+         std::to_string(list.last_tick) + "</span>\n</div>\n";
+  out += "<table>\n<tr><th>run</th><th>makespan</th><th>busy</th><th>idle</th><th>bubble ratio</th>"
+         "<th>peak held</th><th>P</th><th>M</th><th>v</th></tr>\n";
+  for (const RunSummary& r : list.runs) {
+    out += "<tr><td>" + XmlEscape(r.name) + "</td><td>" + std::to_string(r.makespan) + "</td><td>" +
+           std::to_string(r.busy) + "</td><td>" + std::to_string(r.idle) + "</td><td>" + Ratio(r.bubble_ratio) +
+           "</td><td>" + std::to_string(r.peak) + "</td><td>" + std::to_string(r.P) + "</td><td>" +
+           std::to_string(r.M) + "</td><td>" + std::to_string(r.v) + "</td></tr>\n";
+  }
+  out += "</table>\n";
+  for (const std::string& line : list.closing) out += "<p>" + XmlEscape(line) + "</p>\n";
+  out += "<script>" + std::string(kScript) + "</script>\n</body>\n</html>\n";
+  return out;
+}
+
+}  // namespace ppsim::render

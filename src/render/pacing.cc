@@ -1,0 +1,17 @@
+#include "ppsim/render/pacing.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace ppsim::render {
+
+Pacing PaceFor(Tick last_tick, int fps) {
+  Pacing p;
+  p.fps = fps;
+  const double seconds_per_tick = std::min(0.5, 12.0 / static_cast<double>(std::max<Tick>(1, last_tick)));
+  p.frames_per_tick = std::max(1, static_cast<int>(std::lround(seconds_per_tick * fps)));
+  p.hold_frames = 3 * fps;
+  return p;
+}
+
+}  // namespace ppsim::render

@@ -1,0 +1,114 @@
+#include "ppsim/render/render.h"
+
+#include <algorithm>
+
+#include "ppsim/render/frame_painter.h"
+#include "ppsim/render/html_writer.h"
+#include "ppsim/render/legibility.h"
+#include "ppsim/render/output_file.h"
+#include "ppsim/render/svg_writer.h"
+#include "ppsim/render/text_painter.h"
+#include "ppsim/render/video.h"
+
+namespace ppsim::render {
+namespace {
+
+struct Named {
+  const char* name;
+  const char* ext;
+  OutputFormat format;
+};
+constexpr Named kFormats[] = {
+    {"mp4", ".mp4", OutputFormat::kMp4},    {"webm", ".webm", OutputFormat::kWebm},
+    {"gif", ".gif", OutputFormat::kGif},    {"svg", ".svg", OutputFormat::kSvg},
+    {"png", ".png", OutputFormat::kPng},    {"html", ".html", OutputFormat::kHtml},
+    {"text", ".txt", OutputFormat::kText},
+};
+
+bool EndsWith(const std::string& s, const std::string& suffix) {
+  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+std::string Known() {
+  std::string s;
+  for (const Named& n : kFormats) s += (s.empty() ? "" : ", ") + std::string(n.ext);
+  return s;
+}
+
+}  // namespace
+
+Result<OutputFormat> FormatFor(const std::string& path, const std::string& format) {
+  if (!format.empty()) {
+    for (const Named& n : kFormats) {
+      if (format == n.name) return n.format;
+    }
+    std::string names;
+    for (const Named& n : kFormats) names += (names.empty() ? "" : ", ") + std::string(n.name);
+    return Fail(ErrorCode::kUnknownName, "--format: unknown format \"" + format + "\" (known: " + names + ")");
+  }
+  if (path == "-") return Fail(ErrorCode::kUsage, "-o -: writing to stdout needs --format text");
+  std::string lower = path;
+  std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
+  for (const Named& n : kFormats) {
+    if (EndsWith(lower, n.ext)) return n.format;
+  }
+  return Fail(ErrorCode::kUsage, "-o " + path + ": cannot tell the format from the name (use " + Known() + ")");
+}
+
+bool IsVideo(OutputFormat f) { return f == OutputFormat::kMp4 || f == OutputFormat::kWebm || f == OutputFormat::kGif; }
+
+Result<DisplayList> RenderToFile(const LayoutInput& input, const std::string& path, const RenderOptions& options) {
+  if (options.fps < 1 || options.fps > 240) {
+    return Fail(ErrorCode::kInvalidValue, "--fps " + std::to_string(options.fps) + " is outside 1..240");
+  }
+  if (options.format != OutputFormat::kText && path == "-") {
+    return Fail(ErrorCode::kUsage, "-o -: only --format text can go to stdout");
+  }
+  Result<std::unique_ptr<TextMeasurer>> measurer = TextMeasurer::Create();
+  if (!measurer.ok()) return measurer.error();
+  Result<DisplayList> list = Layout(input, **measurer);
+  if (!list.ok()) return list.error();
+  if (options.at_tick && (*options.at_tick < 0 || *options.at_tick > list->last_tick)) {
+    return Fail(ErrorCode::kInvalidValue, "--at-tick " + std::to_string(*options.at_tick) + " is outside 0.." +
+                                              std::to_string(list->last_tick) + " (the longest makespan)");
+  }
+  const Tick t = options.at_tick.value_or(list->last_tick);
+  if (options.format != OutputFormat::kText) {
+    if (Error e = CheckLegibility(*list, **measurer); e.code != ErrorCode::kOk) return e;
+  }
+  const Pacing pacing = PaceFor(list->last_tick, options.fps);
+  Error e{ErrorCode::kOk, ""};
+  switch (options.format) {
+    case OutputFormat::kMp4:
+    case OutputFormat::kWebm:
+    case OutputFormat::kGif: {
+      VideoOptions v;
+      v.format = options.format == OutputFormat::kMp4    ? VideoFormat::kMp4
+                 : options.format == OutputFormat::kWebm ? VideoFormat::kWebm
+                                                         : VideoFormat::kGif;
+      v.pacing = pacing;
+      v.progress = options.progress;
+      v.ffmpeg = options.ffmpeg;
+      e = EncodeVideo(*list, path, v);
+      break;
+    }
+    case OutputFormat::kSvg:
+      e = WriteFileAtomically(path, options.animated ? WriteAnimatedSvg(*list, pacing) : WriteSvg(*list, t));
+      break;
+    case OutputFormat::kPng: {
+      Result<std::string> png = RenderPng(*list, t);
+      e = png.ok() ? WriteFileAtomically(path, *png) : png.error();
+      break;
+    }
+    case OutputFormat::kHtml:
+      e = WriteFileAtomically(path, WriteHtml(*list, pacing));
+      break;
+    case OutputFormat::kText:
+      e = WriteFileAtomically(path, PaintText(*list, t, options.text_columns));
+      break;
+  }
+  if (e.code != ErrorCode::kOk) return e;
+  return list;
+}
+
+}  // namespace ppsim::render

@@ -1,0 +1,62 @@
+// Test scenes built straight from the core (no scene file): named runs of
+// one problem, simulated and measured, ready for Layout().
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "ppsim/metrics.h"
+#include "ppsim/render/layout.h"
+#include "ppsim/simulate.h"
+
+namespace ppsim::render::testing {
+
+struct RunSpec {
+  std::string name;
+  std::string schedule;
+  int v = 1;
+};
+
+class Fixture {
+ public:
+  Fixture(const std::vector<RunSpec>& runs, int P, int M, int width = 1920, int height = 1080) {
+    timelines_.reserve(runs.size());
+    metrics_.reserve(runs.size());
+    for (const RunSpec& spec : runs) {
+      Problem p;
+      p.P = P;
+      p.M = M;
+      p.v = spec.v;
+      Result<Timeline> t = Simulate(spec.schedule, p);
+      EXPECT_TRUE(t.ok()) << (t.ok() ? "" : t.error().message);
+      timelines_.push_back(std::move(*t));
+      metrics_.push_back(Measure(timelines_.back()));
+    }
+    input.title = "test scene";
+    for (size_t i = 0; i < runs.size(); ++i) {
+      input.runs.push_back({runs[i].name, runs[i].name + " caption", &timelines_[i], &metrics_[i]});
+    }
+    input.closing = {"closing line one", "closing line two"};
+    input.width = width;
+    input.height = height;
+  }
+  const Timeline& timeline(int i) const { return timelines_[i]; }
+  const Metrics& metrics(int i) const { return metrics_[i]; }
+  LayoutInput input;
+
+ private:
+  std::vector<Timeline> timelines_;
+  std::vector<Metrics> metrics_;
+};
+
+inline std::unique_ptr<TextMeasurer> NewMeasurer() {
+  Result<std::unique_ptr<TextMeasurer>> m = TextMeasurer::Create();
+  EXPECT_TRUE(m.ok()) << (m.ok() ? "" : m.error().message);
+  return std::move(*m);
+}
+
+}  // namespace ppsim::render::testing
