@@ -2,10 +2,11 @@
 
 #include <algorithm>
 
+#include "ppsim/atomic_file.h"
 #include "ppsim/render/frame_painter.h"
 #include "ppsim/render/html_writer.h"
 #include "ppsim/render/legibility.h"
-#include "ppsim/render/output_file.h"
+#include "ppsim/render/temp_file.h"
 #include "ppsim/render/svg_writer.h"
 #include "ppsim/render/text_painter.h"
 #include "ppsim/render/video.h"

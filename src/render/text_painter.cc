@@ -66,7 +66,7 @@ std::string PaintText(const DisplayList& list, Tick t, int columns) {
       const int c0 = left + static_cast<int>(item.tick0 * per_tick);
       const int c1 = left + static_cast<int>(end * per_tick);
       const std::string fill = item.role == Role::kBubble ? "." : std::string(1, item.op_kind);
-      for (int c = c0; c < c1; ++c) row[c] = (per_tick > 1 && (c - left) % per_tick == per_tick - 1) ? " " : fill;
+      for (int c = c0; c < c1; ++c) row[c] = (c - left) % per_tick == 0 ? fill : " ";
       if (item.role == Role::kOp && per_tick > 1 && c1 > c0) {
         put(row, std::string(1, item.op_kind) + std::to_string(item.microbatch), c0);
       }

@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "ppsim/render/frame_painter.h"
-#include "ppsim/render/output_file.h"
+#include "ppsim/render/temp_file.h"
 
 extern char** environ;
 

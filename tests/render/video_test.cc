@@ -1,0 +1,96 @@
+// Video through ffmpeg: a playable file, the same bytes twice (bitexact
+// flags), and clear failures that leave an existing output untouched.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "ppsim/render/video.h"
+#include "scene_fixture.h"
+
+namespace ppsim::render::testing {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string Slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+class VideoTest : public ::testing::Test {
+ protected:
+  VideoTest() : fixture_({{"GPipe", "gpipe"}, {"1F1B", "1f1b"}}, 4, 6, 640, 360) {
+    auto m = NewMeasurer();
+    list_ = std::move(*Layout(fixture_.input, *m));
+    dir_ = fs::temp_directory_path() / ("ppsim-video-test-" + std::to_string(::getpid()));
+    fs::create_directories(dir_);
+    options_.pacing = PaceFor(list_.last_tick, 10);
+  }
+  ~VideoTest() override { fs::remove_all(dir_); }
+  size_t FilesInDir() const { return std::distance(fs::directory_iterator(dir_), fs::directory_iterator()); }
+
+  Fixture fixture_;
+  DisplayList list_;
+  fs::path dir_;
+  VideoOptions options_;
+};
+
+TEST_F(VideoTest, Mp4IsH264AndDeterministic) {
+  const fs::path a = dir_ / "a.mp4", b = dir_ / "b.mp4";
+  Error e = EncodeVideo(list_, a, options_);
+  ASSERT_EQ(e.code, ErrorCode::kOk) << e.message;
+  ASSERT_EQ(EncodeVideo(list_, b, options_).code, ErrorCode::kOk);
+  const std::string bytes = Slurp(a);
+  ASSERT_GT(bytes.size(), 1000u);
+  EXPECT_EQ(bytes.substr(4, 4), "ftyp");
+  EXPECT_NE(bytes.find("avc1"), std::string::npos);  // H.264
+  EXPECT_EQ(bytes, Slurp(b));
+  EXPECT_EQ(FilesInDir(), 2u);  // no temporary files left behind
+  // Duration: 19 ticks of half a second, then the 3 s hold.
+  const std::string cmd = "ffprobe -v error -show_entries format=duration -of csv=p=0 " + a.string();
+  FILE* probe = popen(cmd.c_str(), "r");
+  ASSERT_NE(probe, nullptr);
+  double seconds = 0;
+  EXPECT_EQ(fscanf(probe, "%lf", &seconds), 1);
+  pclose(probe);
+  EXPECT_NEAR(seconds, 19 * 0.5 + 3, 0.25);
+}
+
+TEST_F(VideoTest, MissingFfmpegSaysWhatToInstall) {
+  const fs::path out = dir_ / "out.mp4";
+  std::ofstream(out) << "previous";
+  options_.ffmpeg = "ppsim-no-such-ffmpeg";
+  Error e = EncodeVideo(list_, out, options_);
+  EXPECT_EQ(e.code, ErrorCode::kMissingTool);
+  EXPECT_THAT(e.message, ::testing::HasSubstr("install ffmpeg (apt-get install ffmpeg)"));
+  EXPECT_EQ(Slurp(out), "previous");
+  EXPECT_EQ(FilesInDir(), 1u);
+}
+
+TEST_F(VideoTest, FailingFfmpegIsReportedAndLeavesTheOutputAlone) {
+  const fs::path out = dir_ / "out.mp4";
+  std::ofstream(out) << "previous";
+  options_.ffmpeg = "/bin/false";  // exits 1 without reading its input: the pipe breaks
+  Error e = EncodeVideo(list_, out, options_);
+  EXPECT_EQ(e.code, ErrorCode::kIo);
+  EXPECT_THAT(e.message, ::testing::HasSubstr("ffmpeg failed writing"));
+  EXPECT_THAT(e.message, ::testing::HasSubstr("exit status 1"));
+  EXPECT_EQ(Slurp(out), "previous");
+  EXPECT_EQ(FilesInDir(), 1u);
+}
+
+TEST_F(VideoTest, OddSizeIsRefused) {
+  list_.width = 641;
+  Error e = EncodeVideo(list_, dir_ / "odd.mp4", options_);
+  EXPECT_EQ(e.code, ErrorCode::kInvalidValue);
+  EXPECT_THAT(e.message, ::testing::HasSubstr("even"));
+}
+
+}  // namespace
+}  // namespace ppsim::render::testing
