@@ -287,8 +287,7 @@ class ClaimParser {
       if (inner < 0) return -1;
       SkipSpace();
       if (AtEnd() || s_[pos_] != ')') {
-        Fault(pos_, "expected ')' to close the '(' at column " + std::to_string(Column(from)) + ", found " +
-                        Describe(pos_));
+        Fault(pos_, "expected ')' to close '(', found " + Describe(pos_));
         return -1;
       }
       ++pos_;
@@ -392,8 +391,7 @@ class ClaimParser {
       SkipSpace();
     }
     if (AtEnd() || s_[pos_] != ')') {
-      Fault(pos_, "expected ')' to close " + name + "( at column " + std::to_string(Column(from)) + ", found " +
-                      Describe(pos_));
+      Fault(pos_, "expected ')' to close '" + name + "(', found " + Describe(pos_));
       return -1;
     }
     ++pos_;

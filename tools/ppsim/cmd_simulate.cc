@@ -6,6 +6,7 @@
 #include "command.h"
 #include "ppsim/atomic_file.h"
 #include "ppsim/chrome_trace.h"
+#include "ppsim/critical_path.h"
 #include "ppsim/metrics.h"
 #include "ppsim/render/terminal_chart.h"
 #include "ppsim/simulate.h"
@@ -26,7 +27,23 @@ struct SimulateOptions {
   std::string export_format;  // write the schedule, not the metrics
   std::int64_t tick_us = 1000;
   bool shape_flags_given = false;  // -P/-M/--chunks on the command line
+  bool critical_path = false;      // list the chain of ops that fixes the makespan
 };
+
+// "critical path (18 ops, tick 0 to 18): F0@s0(d0 0-1) -> ... -(+1)-> ...": -(+c)-> marks a gap of c ticks (comm).
+std::string CriticalPathText(const Timeline& t) {
+  const std::vector<CriticalStep> path = CriticalPath(t);
+  std::string s = "critical path (" + std::to_string(path.size()) + " ops, tick 0 to " + std::to_string(t.makespan) + "):";
+  for (size_t k = 0; k < path.size(); ++k) {
+    const Op op = t.schedule.space.At(path[k].op);
+    const Tick start = t.start[path[k].op];
+    const Tick gap = k == 0 ? 0 : start - t.end[path[k - 1].op];
+    s += k == 0 ? " " : gap > 0 ? " -(+" + std::to_string(gap) + ")-> " : " -> ";
+    s += OpName(op) + "(d" + std::to_string(t.problem.DeviceOf(op.stage)) + " " + std::to_string(start) + "-" +
+         std::to_string(t.end[path[k].op]) + ")";
+  }
+  return s + "\n";
+}
 
 std::string Summary(const Timeline& t, const Metrics& m) {
   std::string s;
@@ -64,11 +81,15 @@ int Run(const SimulateOptions& o) {
     trace.tick_us = o.tick_us;
     out = ChromeTraceJson(*timeline, trace);
   } else if (o.json || o.format == "json") {
-    out = SimulationJson(*timeline, metrics).dump() + "\n";
+    nlohmann::json j = SimulationJson(*timeline, metrics);
+    if (o.critical_path) j["critical_path"] = CriticalPathIndices(*timeline);
+    out = j.dump() + "\n";
   } else if (o.format == "text") {
     out = TerminalChart(*timeline, metrics) + Summary(*timeline, metrics);
+    if (o.critical_path) out += CriticalPathText(*timeline);
   } else {
     out = Summary(*timeline, metrics);
+    if (o.critical_path) out += CriticalPathText(*timeline);
   }
   Error e = WriteFileAtomically(o.output, out);
   if (e.code != ErrorCode::kOk) return Report(e);
@@ -94,6 +115,9 @@ const CommandRegistrar registrar(10, [](CLI::App& app, int* exit_code) {
       ->excludes(json);
   cmd->add_option("--tick-us", o->tick_us, "microseconds per tick in --format trace (default 1000)")
       ->check(CLI::Range(std::int64_t{1}, std::int64_t{1'000'000'000}));
+  cmd->add_flag("--critical-path", o->critical_path,
+                "list one chain of ops from tick 0 to the makespan, each starting when its predecessor ends "
+                "(in --json: \"critical_path\", indices into \"ops\")");
   cmd->add_option("-o,--output", o->output, "write to this file (atomically) instead of stdout");
   cmd->callback([o, exit_code, cmd] {
     o->shape_flags_given = cmd->count("-P") + cmd->count("-M") + cmd->count("--chunks") > 0;

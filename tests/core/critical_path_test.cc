@@ -1,0 +1,97 @@
+// The critical path is a chain from tick 0 to the makespan in which each op
+// starts exactly when its predecessor ends (+ comm on a cross-device hop).
+#include <gtest/gtest.h>
+
+#include "ppsim/critical_path.h"
+#include "ppsim/generators.h"
+#include "ppsim/placement.h"
+#include "ppsim/simulate.h"
+
+namespace ppsim {
+namespace {
+
+// Checks the chain against the timeline with no help from CriticalPath's own
+// bookkeeping: each hop must be the data dependency (start = end + latency)
+// or the op right before it on the same device (start = end).
+void ExpectTightChain(const Timeline& t, const std::string& what) {
+  const std::vector<CriticalStep> path = CriticalPath(t);
+  ASSERT_FALSE(path.empty()) << what;
+  EXPECT_EQ(t.start[path.front().op], 0) << what;
+  EXPECT_EQ(t.end[path.back().op], t.makespan) << what;
+  const OpSpace& space = t.schedule.space;
+  // slot position of every op
+  std::vector<std::pair<int, int>> at(t.start.size(), {-1, -1});
+  for (int d = 0; d < static_cast<int>(t.schedule.devices.size()); ++d)
+    for (int i = 0; i < static_cast<int>(t.schedule.devices[d].size()); ++i)
+      for (OpId id : {t.schedule.devices[d][i].op, t.schedule.devices[d][i].overlapped})
+        if (id != kNoOp) at[id] = {d, i};
+  for (size_t k = 1; k < path.size(); ++k) {
+    const OpId prev = path[k - 1].op, cur = path[k].op;
+    const Slot& slot = t.schedule.devices[at[cur].first][at[cur].second];
+    bool ok = false;
+    for (OpId id : {slot.op, slot.overlapped}) {
+      if (id == kNoOp) continue;
+      const OpId dep = DependencyOf(space, t.schedule.split_backward, id);
+      if (dep == kNoOp || at[dep] != at[prev]) continue;
+      const int a = space.At(dep).stage, b = space.At(id).stage;
+      const Tick latency = a == b ? 0 : t.problem.CommBetween(a, b);
+      ok = ok || t.start[cur] == t.end[dep] + latency;
+    }
+    const bool device_hop = at[prev].first == at[cur].first && at[prev].second + 1 == at[cur].second &&
+                            t.start[cur] == t.end[prev];
+    EXPECT_TRUE(ok || device_hop) << what << ": step " << k << " " << OpName(space.At(cur)) << " starts at "
+                                  << t.start[cur] << " after " << OpName(space.At(prev)) << " ends at " << t.end[prev];
+  }
+}
+
+TEST(CriticalPath, GPipeCanonicalRunsThroughTheLastForwardAndBackward) {
+  Problem p;
+  Result<Timeline> t = Simulate("gpipe", p);
+  ASSERT_TRUE(t.ok());
+  const std::vector<CriticalStep> path = CriticalPath(*t);
+  // With unit costs and no comm the chain has no gaps: makespan ops.
+  EXPECT_EQ(path.size(), 18u);
+  ExpectTightChain(*t, "gpipe P=4 M=6");
+}
+
+TEST(CriticalPath, EveryScheduleOverAGridOfSizesCostsAndLatencies) {
+  int checked = 0;
+  for (const GeneratorInfo& g : Generators()) {
+    for (int P : {1, 2, 4}) {
+      for (int M : {1, 4, 8}) {
+        for (Tick comm : {0, 1, 3}) {
+          for (int costs = 0; costs < 2; ++costs) {
+            Problem p;
+            p.P = P;
+            p.M = M;
+            p.v = g.fixed_chunks == 0 ? 2 : 1;
+            p.comm = comm;
+            if (costs == 1) p.costs.f = {2}, p.costs.b = {3}, p.costs.w = {2};
+            Result<Timeline> t = Simulate(g.name, p);
+            if (!t.ok()) continue;  // the schedule's own precondition
+            ExpectTightChain(*t, g.name + " P=" + std::to_string(P) + " M=" + std::to_string(M) +
+                                     " comm=" + std::to_string(comm) + " costs=" + std::to_string(costs));
+            ++checked;
+          }
+        }
+      }
+    }
+  }
+  EXPECT_GT(checked, 50);
+}
+
+TEST(CriticalPath, IndicesPointIntoOps) {
+  Problem p;
+  p.comm = 1;
+  Result<Timeline> t = Simulate("1f1b", p);
+  ASSERT_TRUE(t.ok());
+  const std::vector<PlacedOp> ops = t->Ops();
+  const std::vector<int> idx = CriticalPathIndices(*t);
+  const std::vector<CriticalStep> path = CriticalPath(*t);
+  ASSERT_EQ(idx.size(), path.size());
+  for (size_t k = 0; k < idx.size(); ++k) EXPECT_EQ(ops[idx[k]].op(), t->schedule.space.At(path[k].op));
+  EXPECT_EQ(ops[idx.back()].end, 30);
+}
+
+}  // namespace
+}  // namespace ppsim
