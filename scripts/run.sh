@@ -1,6 +1,10 @@
 #!/usr/bin/env bash
-# The main job: GPipe vs 1F1B, P=4, M=6.
+# The main job: GPipe vs 1F1B, P=4, M=6 — the numbers side by side, then the
+# scene checked and drawn to out/ (.mp4, .html, .svg); prints the closing lines.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 build/ppsim compare --schedule gpipe,1f1b -P 4 -M 6
+mkdir -p out
+build/ppsim render examples/gpipe_vs_1f1b.toml \
+  -o out/gpipe_vs_1f1b.mp4 -o out/gpipe_vs_1f1b.html -o out/gpipe_vs_1f1b.svg

@@ -48,7 +48,7 @@ std::vector<std::string> FfmpegArgs(const std::string& program, const DisplayLis
   const std::string fps = std::to_string(p.fps);
   switch (o.format) {
     case VideoFormat::kMp4:
-      a.insert(a.end(), {"-c:v", "libx264", "-preset", "veryfast", "-tune", "animation", "-crf", "20",
+      a.insert(a.end(), {"-c:v", "libx264", "-preset", "ultrafast", "-tune", "animation", "-crf", "20",
                          "-pix_fmt", "yuv420p", "-r", fps, "-movflags", "+faststart", "-f", "mp4"});
       break;
     case VideoFormat::kWebm:

@@ -1,0 +1,122 @@
+// `ppsim render` end to end: claims gate the picture, outputs are atomic and
+// deterministic, and the shipped scenes render legibly at other sizes.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "cli/run_tool.h"
+
+namespace ppsim {
+namespace {
+
+using testing::RunPpsim;
+using testing::Slurp;
+using ::testing::HasSubstr;
+
+const std::string kExample = std::string(PPSIM_SOURCE_DIR) + "/examples/gpipe_vs_1f1b.toml";
+const std::string kInterleaved = std::string(PPSIM_SOURCE_DIR) + "/examples/interleaved.toml";
+
+constexpr const char* kFalseScene = R"toml(title = "a false claim"
+P = 4
+M = 6
+[[run]]
+name = "GPipe"
+schedule = "gpipe"
+[[run]]
+name = "1F1B"
+schedule = "1f1b"
+[[claim]]
+check = "makespan(GPipe) == makespan(1F1B)"
+[[claim]]
+check = "peak(GPipe) < peak(1F1B)"
+)toml";
+
+class RenderCli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = std::filesystem::temp_directory_path() /
+           ("ppsim_render_" + std::to_string(::getpid()) + "_" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    std::filesystem::create_directories(dir_);
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+  std::string Path(const std::string& name) const { return (dir_ / name).string(); }
+  size_t Files() const {
+    return std::distance(std::filesystem::directory_iterator(dir_), std::filesystem::directory_iterator());
+  }
+  std::filesystem::path dir_;
+};
+
+TEST_F(RenderCli, FalseClaimRendersNothingAndLeavesTheOutputUntouched) {
+  const std::string scene = Path("false.toml");
+  std::ofstream(scene) << kFalseScene;
+  for (const char* ext : {"svg", "png", "html", "mp4"}) {
+    const std::string out = Path(std::string("out.") + ext);
+    std::ofstream(out) << "previous";
+    auto run = RunPpsim("render " + scene + " -o " + out);
+    EXPECT_EQ(run.exit_code, 11) << run.err;  // kClaimFalse
+    EXPECT_THAT(run.err, HasSubstr("peak(GPipe) < peak(1F1B) is false"));
+    EXPECT_THAT(run.err, HasSubstr("nothing rendered"));
+    EXPECT_EQ(Slurp(out), "previous");
+  }
+  const std::string fresh = Path("fresh.svg");
+  EXPECT_EQ(RunPpsim("render " + scene + " -o " + fresh).exit_code, 11);
+  EXPECT_FALSE(std::filesystem::exists(fresh));
+  EXPECT_EQ(Files(), 5u);  // the scene and the four untouched outputs: no temporaries
+}
+
+TEST_F(RenderCli, ExampleRendersAndPrintsTheClosingNumbers) {
+  auto run = RunPpsim("render " + kExample + " -o " + Path("a.svg") + " -o " + Path("a.png") + " -o " + Path("a.html"));
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(run.out,
+            "same finish: 18 cycles · same bubble: 24 idle stage-slots\n"
+            "activations held at the peak: GPipe 23 · 1F1B 9\n");
+  EXPECT_THAT(Slurp(Path("a.svg")), HasSubstr("same finish: 18 cycles"));
+  EXPECT_EQ(Slurp(Path("a.png")).substr(1, 3), "PNG");
+  EXPECT_THAT(Slurp(Path("a.html")), HasSubstr("<script>"));
+}
+
+TEST_F(RenderCli, RerenderIsByteIdentical) {
+  for (const char* ext : {"svg", "png", "html"}) {
+    const std::string a = Path(std::string("a.") + ext), b = Path(std::string("b.") + ext);
+    ASSERT_EQ(RunPpsim("render " + kExample + " -o " + a).exit_code, 0);
+    ASSERT_EQ(RunPpsim("render " + kExample + " -o " + b).exit_code, 0);
+    EXPECT_EQ(Slurp(a), Slurp(b)) << ext;
+  }
+}
+
+TEST_F(RenderCli, OtherSizesAndTheInterleavedSceneRenderLegibly) {
+  auto bigger = RunPpsim("render " + kExample + " --set P=8 --set M=16 -o " + Path("p8.png"));
+  EXPECT_EQ(bigger.exit_code, 0) << bigger.err;
+  auto inter = RunPpsim("render " + kInterleaved + " -o " + Path("inter.png"));
+  EXPECT_EQ(inter.exit_code, 0) << inter.err;
+  auto small = RunPpsim("render " + kExample + " --size 960x540 -o " + Path("small.png"));
+  EXPECT_EQ(small.exit_code, 0) << small.err;
+}
+
+TEST_F(RenderCli, IllegibleSizeFailsNamingTheLabels) {
+  auto run = RunPpsim("render " + kExample + " --set P=32 --set M=64 --size 320x180 -o " + Path("tiny.png"));
+  EXPECT_EQ(run.exit_code, 14) << run.err;  // kLegibility
+  EXPECT_THAT(run.err, HasSubstr("--size"));
+  EXPECT_FALSE(std::filesystem::exists(Path("tiny.png")));
+}
+
+TEST_F(RenderCli, TextToStdoutAtATick) {
+  auto run = RunPpsim("render " + kExample + " -o - --format text --at-tick 3");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_THAT(run.out, HasSubstr("d0   F0 F1 F2\n"));
+  EXPECT_THAT(run.out, ::testing::Not(HasSubstr("same finish")));  // closing lines come at the end
+}
+
+TEST_F(RenderCli, UnknownExtensionIsAUsageError) {
+  auto run = RunPpsim("render " + kExample + " -o " + Path("out.bmp"));
+  EXPECT_EQ(run.exit_code, 2) << run.err;
+  EXPECT_THAT(run.err, HasSubstr("cannot tell the format"));
+}
+
+}  // namespace
+}  // namespace ppsim
