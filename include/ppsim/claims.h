@@ -2,9 +2,11 @@
 // anything is drawn (DESIGN §4). A claim reads run metrics as functions —
 //   makespan(X) busy(X) idle(X) transfers(X) peak(X) peak(X, d)
 //   bubble_ratio(X) bubble_fraction(X)
-// — and the scene's parameters (P, M, v, comm, any numeric key), combined with
-// + - * / (also − × ÷), comparisons == != < <= > >= (also ≠ ≤ ≥), and / or /
-// not, and parentheses. A run name is whatever stands between "(" and "," or
+// — the scene's parameters (P, M, v, comm, any numeric key), combined with
+// + - * / (also − × ÷), floor(x) ceil(x) min(a, b) max(a, b), comparisons
+// == != < <= > >= (also ≠ ≤ ≥), and / or / not (short-circuit: in
+// "comm == 0 or x / comm > 1" the division is not evaluated when comm is 0),
+// and parentheses. A run name is whatever stands between "(" and "," or
 // ")" (so 1F1B works), or a "quoted string". Numbers are integers or exact
 // decimals (0.5 is 1/2).
 //
@@ -32,7 +34,8 @@ namespace ppsim {
 // Parameter name -> exact value ("P" -> 4, "comm" -> 0, "alpha" -> 1/2).
 using Params = std::map<std::string, Rational, std::less<>>;
 
-// P, M, v and comm of `problem` (what every scene exposes).
+// P, M, v and comm of `problem`, and F, B, W (the costs) when each is one
+// value for every stage: what every scene exposes.
 Params ProblemParams(const Problem& problem);
 
 // One simulated run, as claims and templates see it.
@@ -52,6 +55,8 @@ class Claim {
     kAdd, kSub, kMul, kDiv,                   // numbers -> number
     kEq, kNe, kLt, kLe, kGt, kGe,             // -> truth value
     kAnd, kOr,                                // truth values -> truth value
+    kFloor, kCeil,                            // number -> integer: child a
+    kMin, kMax,                               // numbers -> number
   };
   struct Node {
     Kind kind = Kind::kNumber;
@@ -113,8 +118,8 @@ struct Evaluation {
   std::vector<NamedValue> values;
 };
 
-// Evaluates every node (no short-circuit, so every value is reported).
-// Errors: unknown run or parameter (kUnknownName), division by zero or a
+// Evaluates the claim; `and` / `or` skip their right side when the left
+// decides. Errors: unknown run or parameter (kUnknownName), division by zero or a
 // device out of range (kInvalidValue), overflow (kTooLarge); each message
 // starts "column C: ".
 Result<Evaluation> Evaluate(const Claim& claim, const std::vector<RunResult>& runs, const Params& params,

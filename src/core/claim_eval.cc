@@ -7,7 +7,12 @@
 namespace ppsim {
 
 Params ProblemParams(const Problem& problem) {
-  return {{"P", problem.P}, {"M", problem.M}, {"v", problem.v}, {"comm", problem.comm}};
+  Params p{{"P", problem.P}, {"M", problem.M}, {"v", problem.v}, {"comm", problem.comm}};
+  // A kind's cost is a parameter when it is the same on every stage.
+  if (problem.costs.f.size() == 1) p["F"] = problem.costs.f[0];
+  if (problem.costs.b.size() == 1) p["B"] = problem.costs.b[0];
+  if (problem.costs.w.size() == 1) p["W"] = problem.costs.w[0];
+  return p;
 }
 
 std::string ClaimValue::ToString() const {
@@ -39,15 +44,13 @@ const RunResult* FindRun(const std::vector<RunResult>& runs, std::string_view na
 class Evaluator {
  public:
   Evaluator(const Claim& claim, const std::vector<RunResult>& runs, const Params& params)
-      : claim_(claim), runs_(runs), params_(params), values_(claim.nodes().size()) {}
+      : claim_(claim), runs_(runs), params_(params), values_(claim.nodes().size()),
+        evaluated_(claim.nodes().size(), false) {}
 
   Result<Evaluation> Run(int* error_column) {
-    for (int i = 0; i < static_cast<int>(claim_.nodes().size()); ++i) {
-      // Children always precede their parents in nodes(): one forward pass.
-      if (!Node(i)) {
-        if (error_column) *error_column = err_column_;
-        return Fail(err_code_, "column " + std::to_string(err_column_) + ": " + err_);
-      }
+    if (!Eval(claim_.root())) {
+      if (error_column) *error_column = err_column_;
+      return Fail(err_code_, "column " + std::to_string(err_column_) + ": " + err_);
     }
     Evaluation e;
     e.value = values_[claim_.root()];
@@ -68,9 +71,24 @@ class Evaluator {
       if (n.name == name) return;
     named_.push_back({std::move(name), v});
   }
-  // Both sides of every comparison, unless already listed (source order).
+  // Children first; `and` / `or` stop once the left side decides.
+  bool Eval(int i) {
+    const Claim::Node& n = claim_.nodes()[i];
+    if (n.a >= 0 && !Eval(n.a)) return false;
+    const bool decided = (n.kind == Kind::kAnd && !values_[n.a].truth) || (n.kind == Kind::kOr && values_[n.a].truth);
+    if (n.b >= 0 && !decided && !Eval(n.b)) return false;
+    evaluated_[i] = true;
+    if (decided) {
+      values_[i].is_truth = true;
+      values_[i].truth = n.kind == Kind::kOr;
+      return true;
+    }
+    return Node(i);
+  }
+  // Both sides of every evaluated comparison, unless already listed (source order).
   void AddSides(int i, std::vector<NamedValue>* out) const {
     const Claim::Node& n = claim_.nodes()[i];
+    if (!evaluated_[i]) return;
     if (n.a >= 0 && n.kind != Kind::kMetric) AddSides(n.a, out);
     if (n.b >= 0) AddSides(n.b, out);
     if (n.kind < Kind::kEq || n.kind > Kind::kGe) return;
@@ -127,6 +145,16 @@ class Evaluator {
       case Kind::kGe: out.truth = a >= b; return true;
       case Kind::kAnd: out.truth = values_[n.a].truth && values_[n.b].truth; return true;
       case Kind::kOr: out.truth = values_[n.a].truth || values_[n.b].truth; return true;
+      case Kind::kFloor:
+      case Kind::kCeil: {
+        // Round toward -infinity (floor) or +infinity (ceil), exactly.
+        std::int64_t q = a.num() / a.den();
+        if (a.num() % a.den() != 0 && (a.num() < 0) == (n.kind == Kind::kFloor)) q += n.kind == Kind::kFloor ? -1 : 1;
+        out.number = q;
+        return true;
+      }
+      case Kind::kMin: out.number = a < b ? a : b; return true;
+      case Kind::kMax: out.number = a < b ? b : a; return true;
     }
     return Bad(ErrorCode::kInternal, n.column, "unknown node");
   }
@@ -171,6 +199,7 @@ class Evaluator {
   const std::vector<RunResult>& runs_;
   const Params& params_;
   std::vector<ClaimValue> values_;
+  std::vector<bool> evaluated_;
   std::vector<NamedValue> named_;
   ErrorCode err_code_ = ErrorCode::kOk;
   int err_column_ = 0;

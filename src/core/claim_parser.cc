@@ -364,10 +364,11 @@ class ClaimParser {
       pos_ = from + name.size();
       return Add(std::move(n), from);
     }
+    if (name == "floor" || name == "ceil" || name == "min" || name == "max") return Math(name, from);
     const Metric* metric = FindMetric(name);
     if (!metric) {
       Fault(from, "unknown function '" + name +
-                      "' (known: makespan, busy, idle, transfers, peak, bubble_ratio, bubble_fraction)");
+                      "' (known: makespan, busy, idle, transfers, peak, bubble_ratio, bubble_fraction, floor, ceil, min, max)");
       return -1;
     }
     ++pos_;  // '('
@@ -388,6 +389,33 @@ class ClaimParser {
       n.a = Sum();
       if (n.a < 0) return -1;
       if (!NeedNumber(n.a, "device", comma)) return -1;
+      SkipSpace();
+    }
+    if (AtEnd() || s_[pos_] != ')') {
+      Fault(pos_, "expected ')' to close '" + name + "(', found " + Describe(pos_));
+      return -1;
+    }
+    ++pos_;
+    return Add(std::move(n), from);
+  }
+  // floor(x), ceil(x), min(a, b), max(a, b); the cursor is on '('.
+  int Math(const std::string& name, size_t from) {
+    ++pos_;
+    Claim::Node n;
+    n.kind = name == "floor" ? Kind::kFloor : name == "ceil" ? Kind::kCeil : name == "min" ? Kind::kMin : Kind::kMax;
+    const bool two = n.kind == Kind::kMin || n.kind == Kind::kMax;
+    size_t at = pos_;
+    n.a = Sum();
+    if (!NeedNumber(n.a, name.c_str(), at)) return -1;
+    SkipSpace();
+    if (two) {
+      if (AtEnd() || s_[pos_] != ',') {
+        Fault(pos_, name + "() takes two numbers: " + name + "(a, b)");
+        return -1;
+      }
+      at = ++pos_;
+      n.b = Sum();
+      if (!NeedNumber(n.b, name.c_str(), at)) return -1;
       SkipSpace();
     }
     if (AtEnd() || s_[pos_] != ')') {

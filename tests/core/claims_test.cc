@@ -74,6 +74,25 @@ TEST_F(ClaimsTest, ArithmeticIsExact) {
   EXPECT_TRUE(Holds("-P + 4 == 0 and 7 / 2 > 3"));
 }
 
+TEST_F(ClaimsTest, RoundingAndMinMax) {
+  EXPECT_TRUE(Holds("floor(7/2) == 3 and ceil(7/2) == 4 and floor(-7/2) == -4 and ceil(-7/2) == -3"));
+  EXPECT_TRUE(Holds("floor(4) == 4 and ceil(4) == 4"));
+  EXPECT_TRUE(Holds("min(peak(GPipe), peak(1F1B)) == 9 and max(P, M) == 6"));
+  EXPECT_EQ(ParseError("min(P) > 0").first, 6);
+  EXPECT_EQ(ParseError("floor(P > 1) > 0").first, 9);  // a comparison is not an argument
+}
+
+TEST_F(ClaimsTest, AndOrShortCircuit) {
+  // comm is 0: the division is never evaluated.
+  EXPECT_TRUE(Holds("comm == 0 or idle(GPipe) / comm > 1"));
+  EXPECT_FALSE(Holds("comm > 0 and idle(GPipe) / comm > 1"));
+  Result<ClaimResult> r = CheckClaim("comm != 0 and idle(GPipe) / comm > 1", runs_, params_);
+  ASSERT_TRUE(r.ok());
+  ASSERT_EQ(r->values.size(), 1u);  // only what was evaluated
+  EXPECT_EQ(r->values[0].name, "comm");
+  EXPECT_FALSE(CheckClaim("comm == 1 or idle(GPipe) / comm > 1", runs_, params_).ok());  // division by zero
+}
+
 TEST_F(ClaimsTest, UnicodeOperatorsMeanTheirAsciiTwins) {
   EXPECT_TRUE(Holds("makespan(GPipe) \u2212 1 \u2265 17 and 2 \u00d7 3 \u2264 6 and 6 \u00f7 4 \u2260 1"));
 }
