@@ -49,10 +49,10 @@ std::vector<std::string> FfmpegArgs(const std::string& program, const DisplayLis
   switch (o.format) {
     case VideoFormat::kMp4:
       a.insert(a.end(), {"-c:v", "libx264", "-preset", "ultrafast", "-tune", "animation", "-crf", "20",
-                         "-pix_fmt", "yuv420p", "-r", fps, "-movflags", "+faststart", "-f", "mp4"});
+                         "-pix_fmt", "yuv420p", "-r", fps, "-fps_mode", "cfr", "-movflags", "+faststart", "-f", "mp4"});
       break;
     case VideoFormat::kWebm:
-      a.insert(a.end(), {"-c:v", "libvpx-vp9", "-pix_fmt", "yuv420p", "-r", fps, "-b:v", "0", "-crf", "32",
+      a.insert(a.end(), {"-c:v", "libvpx-vp9", "-pix_fmt", "yuv420p", "-r", fps, "-fps_mode", "vfr", "-b:v", "0", "-crf", "32",
                          "-deadline", "realtime", "-cpu-used", "8", "-threads", "2", "-f", "webm"});
       break;
     case VideoFormat::kGif:
@@ -177,7 +177,10 @@ Error EncodeVideo(const DisplayList& list, const std::string& path, const VideoO
 
   // One image per tick; the last one again until the hold is covered.
   const Pacing& p = options.pacing;
-  const long long hold_inputs = (p.hold_frames + p.frames_per_tick - 1) / p.frames_per_tick;
+  long long hold_inputs = (p.hold_frames + p.frames_per_tick - 1) / p.frames_per_tick;
+  // WebM keeps one frame per input image (variable rate) and drops the last
+  // image's own duration: one more copy ends the hold on time.
+  if (options.format == VideoFormat::kWebm) ++hold_inputs;
   const long long total = list.last_tick + 1 + hold_inputs;
   long long written = 0;
   bool ok = true;

@@ -62,6 +62,29 @@ TEST_F(VideoTest, Mp4IsH264AndDeterministic) {
   EXPECT_NEAR(seconds, 19 * 0.5 + 3, 0.25);
 }
 
+double ProbeSeconds(const fs::path& file) {
+  const std::string cmd = "ffprobe -v error -show_entries format=duration -of csv=p=0 " + file.string();
+  FILE* probe = popen(cmd.c_str(), "r");
+  double seconds = 0;
+  if (probe == nullptr || fscanf(probe, "%lf", &seconds) != 1) seconds = -1;
+  if (probe != nullptr) pclose(probe);
+  return seconds;
+}
+
+TEST_F(VideoTest, WebmAndGifLastAsLongAsTheMp4) {
+  options_.format = VideoFormat::kWebm;
+  const fs::path webm = dir_ / "a.webm", gif = dir_ / "a.gif";
+  Error e = EncodeVideo(list_, webm, options_);
+  ASSERT_EQ(e.code, ErrorCode::kOk) << e.message;
+  EXPECT_NEAR(ProbeSeconds(webm), 12.5, 0.1);
+  EXPECT_NE(Slurp(webm).find("webm"), std::string::npos);
+  options_.format = VideoFormat::kGif;
+  e = EncodeVideo(list_, gif, options_);
+  ASSERT_EQ(e.code, ErrorCode::kOk) << e.message;
+  EXPECT_NEAR(ProbeSeconds(gif), 12.5, 0.1);
+  EXPECT_EQ(Slurp(gif).substr(0, 6), "GIF89a");
+}
+
 TEST_F(VideoTest, MissingFfmpegSaysWhatToInstall) {
   const fs::path out = dir_ / "out.mp4";
   std::ofstream(out) << "previous";
