@@ -331,7 +331,7 @@ class ClaimParser {
       return -1;
     }
     if (overflow) {
-      Fault(from, "number '" + std::string(s_.substr(from, pos_ - from)) + "' is too large");
+      Fault(from, "number '" + std::string(s_.substr(from, pos_ - from)) + "' does not fit exact 64-bit arithmetic");
       return -1;
     }
     if (!AtEnd() && (std::isalpha(static_cast<unsigned char>(s_[pos_])) || s_[pos_] == '_')) {
