@@ -106,3 +106,35 @@ TEST(Legibility, OverlappingTextIsNamed) {
 
 }  // namespace
 }  // namespace ppsim::render::testing
+
+namespace ppsim::render::testing {
+namespace {
+
+// What scaling does at P=32, M=256 on 1920x1080: no in-cell labels, device
+// labels on every 2^k-th row, the tick axis on a 1-2-5 step.
+TEST(Scaling, LargeScenesThinLabelsInsteadOfCrowdingThem) {
+  Fixture f({{"GPipe", "gpipe"}, {"1F1B", "1f1b"}}, 32, 256);
+  auto m = NewMeasurer();
+  Result<DisplayList> list = Layout(f.input, *m);
+  ASSERT_TRUE(list.ok());
+  std::vector<int> devices;
+  std::vector<Tick> ticks;
+  for (const Item& item : list->items) {
+    if (item.run != 0) continue;
+    if (item.role == Role::kDeviceLabel) devices.push_back(item.device);
+    if (item.role == Role::kAxisLabel && item.text != "cycle") ticks.push_back(item.tick0);
+  }
+  ASSERT_GE(devices.size(), 2u);
+  const int dstep = devices[1] - devices[0];
+  EXPECT_GT(dstep, 1);
+  EXPECT_EQ(dstep & (dstep - 1), 0);  // a power of two
+  ASSERT_GE(ticks.size(), 2u);
+  const Tick tstep = ticks[1] - ticks[0];
+  EXPECT_GT(tstep, 1);
+  EXPECT_THAT((std::vector<Tick>{2, 5, 10, 20, 50, 100}), ::testing::Contains(tstep));
+  EXPECT_EQ(list->last_tick, 574);
+  EXPECT_EQ(list->gauge_scale, 8191);  // GPipe's peak sets the shared scale
+}
+
+}  // namespace
+}  // namespace ppsim::render::testing
