@@ -148,6 +148,9 @@ class SceneLoader {
       title_origin_[key == "title" ? 0 : 1] = o.pos.line > 0 ? TextOrigin(node) : o;
       return String(key, node, o, field);
     }
+    if (key == "F" || key == "B" || key == "W" || key == "FB")
+      return Bad(ErrorCode::kInvalidValue, o,
+                 key + " is a cost, named by claims from costs: write costs = { " + key + " = ... }");
     if (node.is_integer() || node.is_floating_point()) {
       Result<Rational> r = Number(node);
       if (!r.ok()) return Bad(ErrorCode::kInvalidValue, o, key + ": " + r.error().message);

@@ -110,6 +110,7 @@ TEST(Scene, ErrorsNameFileLineAndColumn) {
       {"P = \"four\"\n" + run, ErrorCode::kInvalidValue, "s.toml:1:5: P must be a whole number"},
       {"hold = \"stash\"\n" + run, ErrorCode::kInvalidValue, "s.toml:1:8: hold must be"},
       {"costs = { F = 0 }\n" + run, ErrorCode::kInvalidValue, "s.toml:1:15: costs: "},
+      {"B = 2\n" + run, ErrorCode::kInvalidValue, "s.toml:1:5: B is a cost"},
       {"colour = \"red\"\n" + run, ErrorCode::kUnknownName, "s.toml:1:10: unknown key 'colour'"},
       {run + "speed = 2\n", ErrorCode::kUnknownName, "s.toml:4:1: unknown key 'speed' in [[run]]"},
       {run + "[[run]]\nname = \"A\"\nschedule = \"1f1b\"\n", ErrorCode::kInvalidValue, "s.toml:5:8: two runs named"},

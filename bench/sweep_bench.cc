@@ -1,0 +1,41 @@
+// Counterexample search throughput: grid points per second for the
+// GPipe-vs-1F1B scene (load, simulate both runs, check three claims), on one
+// thread and on every core; and claim evaluation alone.
+#include <benchmark/benchmark.h>
+
+#include "ppsim/atomic_file.h"
+#include "ppsim/claims.h"
+#include "ppsim/scene.h"
+#include "ppsim/sweep.h"
+
+namespace {
+
+const std::string kScene = std::string(PPSIM_BENCH_SOURCE_DIR) + "/examples/gpipe_vs_1f1b.toml";
+
+void BM_Sweep(benchmark::State& state) {
+  const std::string text = *ppsim::ReadFile(kScene);
+  const std::vector<ppsim::SweepAxis> axes{*ppsim::ParseSweepAxis("P=1..8"), *ppsim::ParseSweepAxis("M=1..16")};
+  std::int64_t points = 0;
+  for (auto _ : state) {
+    ppsim::Result<ppsim::SweepResult> r = ppsim::Sweep(text, kScene, {}, axes, static_cast<int>(state.range(0)));
+    points += r->tried + r->skipped;
+    benchmark::DoNotOptimize(r);
+  }
+  state.counters["points/s"] = benchmark::Counter(static_cast<double>(points), benchmark::Counter::kIsRate);
+}
+BENCHMARK(BM_Sweep)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+void BM_CheckClaim(benchmark::State& state) {
+  ppsim::Result<ppsim::Scene> scene = ppsim::LoadScene(kScene);
+  ppsim::Result<std::vector<ppsim::RunResult>> runs = ppsim::SimulateScene(*scene);
+  std::int64_t n = 0;
+  for (auto _ : state) {
+    auto r = ppsim::CheckClaim("bubble_ratio(GPipe) == (P-1)/M and peak(GPipe) > peak(1F1B)", *runs, scene->params);
+    benchmark::DoNotOptimize(r);
+    ++n;
+  }
+  state.counters["claims/s"] = benchmark::Counter(static_cast<double>(n), benchmark::Counter::kIsRate);
+}
+BENCHMARK(BM_CheckClaim);
+
+}  // namespace
