@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
 # Regenerates docs/findings.md from ppsim's own output: every number in it is
 # printed by the command shown right above it. Run from anywhere after a build:
-#   bash scripts/findings.sh            (uses build/ppsim)
+#   bash scripts/findings.sh [OUT]      (default OUT: docs/findings.md)
+# The commands are shown as `build/ppsim ...`; PPSIM=/path/to/ppsim runs
+# another binary in its place (tests/cli/findings_test.cc checks that the
+# committed page is what the current binary prints).
 set -euo pipefail
+out=$(realpath -m "${1:-$(dirname "$0")/../docs/findings.md}")
 cd "$(dirname "$0")/.."
-test -x build/ppsim || { echo "build ppsim first (bash scripts/setup.sh)" >&2; exit 1; }
-out=docs/findings.md
+PPSIM=${PPSIM:-build/ppsim}
+test -x "$PPSIM" || { echo "build ppsim first (bash scripts/setup.sh)" >&2; exit 1; }
 tmp=$(mktemp)
 trap 'rm -f "$tmp"' EXIT
 
@@ -13,7 +17,7 @@ say() { printf '%s\n' "$@" >>"$tmp"; }
 # run CMD: the command line as a reader would type it, then what it printed.
 run() {
   local status=0 text
-  text=$(bash -c "$1" 2>&1) || status=$?
+  text=$(bash -c "${1//build\/ppsim/$PPSIM}" 2>&1) || status=$?
   {
     printf '```console\n$ %s\n%s\n' "$1" "$text"
     if [[ $status -ne 0 && "$1" != *"|"* ]]; then printf '[exit status %d]\n' "$status"; fi
