@@ -6,6 +6,7 @@
 # another binary in its place (tests/cli/findings_test.cc checks that the
 # committed page is what the current binary prints).
 set -euo pipefail
+export LC_ALL=C  # sort order and messages independent of the locale
 out=$(realpath -m "${1:-$(dirname "$0")/../docs/findings.md}")
 cd "$(dirname "$0")/.."
 PPSIM=${PPSIM:-build/ppsim}
