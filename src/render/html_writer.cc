@@ -26,6 +26,8 @@ constexpr const char* kScript = R"JS(
       growFrom: el.dataset.growTicks === undefined ? 0 : Number(el.dataset.growFrom),
       growTicks: el.dataset.growTicks === undefined ? 0 : Number(el.dataset.growTicks),
       width: el.dataset.growTicks === undefined ? 0 : Number(el.getAttribute('width')),
+      visible: el.style.display !== 'none',
+      shown: -1,
     };
   });
   const scrub = document.getElementById('scrub');
@@ -34,15 +36,23 @@ constexpr const char* kScript = R"JS(
   let tick = 0;
   let timer = null;
 
+  // Touches the DOM only where something changes: big scenes have tens of
+  // thousands of cells.
   function show(t) {
     tick = Math.max(0, Math.min(last, t));
     for (const it of items) {
       const visible = it.from <= tick && tick < it.until;
-      it.el.style.display = visible ? '' : 'none';
+      if (visible !== it.visible) {
+        it.el.style.display = visible ? '' : 'none';
+        it.visible = visible;
+      }
       if (visible && it.growTicks > 0) {
         const done = Math.max(0, Math.min(it.growTicks, tick - it.growFrom));
         const w = done === it.growTicks ? it.width : Math.round(it.width * done / it.growTicks);
-        it.el.setAttribute('width', String(w));
+        if (w !== it.shown) {
+          it.el.setAttribute('width', String(w));
+          it.shown = w;
+        }
       }
     }
     scrub.value = String(tick);
