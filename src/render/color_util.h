@@ -15,6 +15,12 @@ inline Color Mix(Color a, Color b, double t) {
   return {ch(a.r, b.r), ch(a.g, b.g), ch(a.b, b.b)};
 }
 
+// Later chunks of an interleaved schedule are drawn lighter.
+inline Color ChunkShade(Color c, int chunk, int v) {
+  if (v <= 1 || chunk == 0) return c;
+  return Mix(c, palette::kBackground, 0.45 * chunk / (v - 1));
+}
+
 // A readable text colour on `fill`: white on dark fills, dark on light ones.
 inline Color TextOn(Color fill) {
   const double luma = 0.299 * fill.r + 0.587 * fill.g + 0.114 * fill.b;

@@ -1,0 +1,22 @@
+// One run's part of the page: its caption and per-tick numbers, the Gantt
+// chart (device labels, op cells and their labels, bubble cells), the memory
+// gauge on the page's shared scale, the tick axis and the "now" cursor.
+#pragma once
+
+#include <cstdint>
+
+#include "layout_builder.h"
+#include "ppsim/render/layout.h"
+
+namespace ppsim::render {
+
+// Caption on the left; on the right the run's numbers at each tick, then its
+// totals once it is done. `text_w` is the width available for both.
+void LayoutRunTexts(Builder& b, const Frame& f, const RunGeometry& g, const RunInput& run, int index,
+                    double caption_px, double status_px, double text_w);
+
+// Everything below the caption. `gauge_scale` is the largest peak of all runs.
+void LayoutChart(Builder& b, const Frame& f, const RunGeometry& g, const ChartStyle& style, const RunInput& run,
+                 int index, std::int64_t gauge_scale);
+
+}  // namespace ppsim::render

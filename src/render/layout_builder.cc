@@ -1,0 +1,53 @@
+#include "layout_builder.h"
+
+#include <algorithm>
+
+namespace ppsim::render {
+
+double Builder::Fit(const std::string& text, double px, bool bold, double max_w) {
+  while (px > kMinFontPx && m_.Measure(text, px, bold).w > max_w) px = std::max(kMinFontPx, std::floor(px * 0.92));
+  return px;
+}
+
+Item& Builder::Text(Role role, const std::string& text, double x, double y, double px, bool bold, Color color,
+                    Align align) {
+  const TextSize size = m_.Measure(text, px, bold);
+  Item item;
+  item.kind = ItemKind::kText;
+  item.role = role;
+  item.text = text;
+  item.font_px = px;
+  item.bold = bold;
+  item.color = color;
+  item.baseline = size.baseline;
+  double left = x;
+  if (align == Align::kCenter) left = x - size.w / 2;
+  if (align == Align::kRight) left = x - size.w;
+  item.box = {left, y, size.w, size.h};
+  item.clip = {0, 0, static_cast<double>(list_.width), static_cast<double>(list_.height)};
+  list_.items.push_back(std::move(item));
+  return list_.items.back();
+}
+
+Item& Builder::Rect(Role role, Box box, Color color) {
+  Item item;
+  item.kind = ItemKind::kRect;
+  item.role = role;
+  item.box = box;
+  item.color = color;
+  list_.items.push_back(std::move(item));
+  return list_.items.back();
+}
+
+Item& Builder::Line(Role role, double x0, double y0, double x1, double y1, double width, Color color) {
+  Item item;
+  item.kind = ItemKind::kLine;
+  item.role = role;
+  item.box = {x0, y0, x1 - x0, y1 - y0};
+  item.line_width = width;
+  item.color = color;
+  list_.items.push_back(std::move(item));
+  return list_.items.back();
+}
+
+}  // namespace ppsim::render

@@ -1,0 +1,69 @@
+// The pieces the layout is assembled from: a Builder that appends measured
+// items to a DisplayList, and the geometry shared by the page and its charts.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <string>
+
+#include "ppsim/render/display_list.h"
+#include "ppsim/render/text_metrics.h"
+
+namespace ppsim::render {
+
+inline constexpr double kMinFontPx = 9;  // no text is laid out smaller
+
+inline std::string Str(std::int64_t v) { return std::to_string(v); }
+
+// Appends items to a list; every text box is measured with Pango.
+class Builder {
+ public:
+  Builder(DisplayList& list, TextMeasurer& measurer) : list_(list), m_(measurer) {}
+
+  TextSize Measure(const std::string& text, double px, bool bold) { return m_.Measure(text, px, bold); }
+  // Largest size <= px (down to kMinFontPx) at which `text` is at most max_w wide.
+  double Fit(const std::string& text, double px, bool bold, double max_w);
+  double LineHeight(double px, bool bold = false) { return m_.Measure("Ag", px, bold).h; }
+
+  enum class Align { kLeft, kCenter, kRight };  // of the text box against x
+  // A text item clipped to the frame; the returned reference is valid until the next append.
+  Item& Text(Role role, const std::string& text, double x, double y, double px, bool bold, Color color,
+             Align align = Align::kLeft);
+  Item& Rect(Role role, Box box, Color color);
+  Item& Line(Role role, double x0, double y0, double x1, double y1, double width, Color color);
+
+ private:
+  DisplayList& list_;
+  TextMeasurer& m_;
+};
+
+// The page: its scale against 1920x1080 and the shared time axis.
+struct Frame {
+  double s = 1;
+  double margin = 24;
+  double x0 = 0, x1 = 0;  // the tick area
+  double cw = 0;          // pixels per tick
+  Tick T = 1;             // ticks on the axis (the longest makespan)
+  double X(Tick t) const { return std::round(x0 + static_cast<double>(t) * cw); }
+  double Font(double px_at_1080p) const { return std::max(kMinFontPx, std::round(px_at_1080p * s)); }
+};
+
+// Where one run's blocks sit, top to bottom.
+struct RunGeometry {
+  double caption_y = 0;
+  double caption_h = 0;
+  double gantt_y = 0;
+  int row_h = 0;
+  double gauge_y = 0;
+  int gauge_h = 0;
+  double axis_y = 0;
+};
+
+// Sizes shared by every chart of a page.
+struct ChartStyle {
+  double label_px = 16;  // device labels, gauge label, tick axis
+  double cell_px = 12;   // in-cell labels
+  int gx = 1, gy = 1;    // gap between cells, in pixels
+};
+
+}  // namespace ppsim::render
