@@ -49,7 +49,9 @@ std::string FormatPytorchCsv(const PytorchCsv& csv);
 // The schedule the cells describe (idle cells are dropped: they only delay).
 Result<ImportedSchedule> ScheduleFromPytorchCsv(const PytorchCsv& csv, const std::string& source);
 
-// Cells for a ppsim schedule: B is written as I when the backward is split.
+// Cells for a ppsim schedule: B is written as I when the backward is split,
+// except in an overlapped pair followed by its W, written as PyTorch's pair
+// of F and full B (reading it back gives the same schedule).
 // kPrecondition for DualPipe's two pipelines, which PyTorch cannot express.
 Result<PytorchCsv> PytorchCsvFromSchedule(const Schedule& schedule);
 

@@ -270,10 +270,23 @@ Result<PytorchCsv> PytorchCsvFromSchedule(const Schedule& schedule) {
   for (const auto& queue : schedule.devices) {
     std::vector<CsvCell>& row = csv.rows.emplace_back();
     row.reserve(queue.size());
-    for (const Slot& slot : queue) {
+    for (size_t i = 0; i < queue.size(); ++i) {
+      const Slot& slot = queue[i];
       CsvCell& cell = row.emplace_back();
       cell.actions.push_back(action(slot.op));
-      if (slot.pair()) cell.actions.push_back(action(slot.overlapped));
+      if (!slot.pair()) continue;
+      cell.actions.push_back(action(slot.overlapped));
+      // PyTorch's OVERLAP_F_B pairs a forward with a full backward: a pair
+      // whose backward's W comes right after it is written that way.
+      for (CsvAction& a : cell.actions) {
+        if (a.type != 'I' || i + 1 == queue.size() || queue[i + 1].pair()) continue;
+        const Op next = schedule.space.At(queue[i + 1].op);
+        if (next == Op{OpKind::kW, a.microbatch, a.stage}) {
+          a.type = 'B';
+          ++i;
+          break;
+        }
+      }
     }
   }
   return csv;

@@ -88,6 +88,30 @@ TEST(PytorchCsv, DualPipeVImportsAsPpsimsDualPipeV) {
   }
 }
 
+TEST(PytorchCsv, DualPipeVPairsAreWrittenWithAFullBackward) {
+  const std::string csv = *WritePytorchCsv(Generated("dualpipev", 4, 10, 2));
+  // Every pair as PyTorch's ScheduleDualPipeV writes it: (xFm;yBn)OVERLAP_F_B.
+  size_t pairs = 0;
+  for (size_t at = csv.find('('); at != std::string::npos; at = csv.find('(', at + 1)) {
+    ++pairs;
+    const std::string cell = csv.substr(at, csv.find(')', at) - at);
+    EXPECT_NE(cell.find('B'), std::string::npos) << cell;
+    EXPECT_EQ(cell.find('I'), std::string::npos) << cell;
+  }
+  EXPECT_GT(pairs, 0u);
+  for (const auto& e : testing::LoadConformance()) {
+    if (e.schedule != "ScheduleDualPipeV") continue;
+    // Row by row, the pairs equal PyTorch's (only its lone full B cells differ: ppsim writes them as I, W).
+    auto pair_cells = [](const std::string& text) {
+      std::string out;
+      for (size_t at = text.find('('); at != std::string::npos; at = text.find('(', at + 1))
+        out += text.substr(at, text.find(')', at) + 1 - at);
+      return out;
+    };
+    EXPECT_EQ(pair_cells(csv), pair_cells(e.csv));
+  }
+}
+
 TEST(PytorchCsv, DualPipeCannotBeExported) {
   const Result<std::string> csv = WritePytorchCsv(Generated("dualpipe", 4, 8, 2));
   ASSERT_FALSE(csv.ok());
@@ -150,7 +174,8 @@ TEST(PytorchCsv, AcceptsWhatPythonsReaderAccepts) {
 }
 
 TEST(PytorchCsv, WriteThenReadGivesTheSameSchedule) {
-  for (auto [name, v] : {std::pair{"gpipe", 1}, {"1f1b", 1}, {"interleaved", 2}, {"looped-bfs", 2}}) {
+  for (auto [name, v] : {std::pair{"gpipe", 1}, {"1f1b", 1}, {"interleaved", 2}, {"looped-bfs", 2}, {"zbv", 2},
+                         {"zb1p", 2}, {"dualpipev", 2}}) {
     SCOPED_TRACE(name);
     const Schedule s = Generated(name, 4, 8, v);
     Result<ImportedSchedule> r = ReadPytorchCsv(*WritePytorchCsv(s), "w.csv");
