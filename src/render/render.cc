@@ -105,7 +105,7 @@ Result<DisplayList> RenderToFile(const LayoutInput& input, const std::string& pa
       e = WriteFileAtomically(path, WriteHtml(*list, pacing));
       break;
     case OutputFormat::kText:
-      e = WriteFileAtomically(path, PaintText(*list, t, options.text_columns));
+      e = WriteFileAtomically(path, PaintText(*list, t, options.text_columns, options.text_color));
       break;
   }
   if (e.code != ErrorCode::kOk) return e;

@@ -7,21 +7,54 @@
 namespace ppsim::render {
 namespace {
 
-// One cell of the character grid: a UTF-8 glyph.
-using Row = std::vector<std::string>;
-
 const char* kBars[] = {" ", "▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"};
 
-std::string Join(const Row& row) {
+// One character cell: a UTF-8 glyph and, for colour output, the colour of
+// the item that put it there.
+struct Glyph {
+  std::string text = " ";
+  bool colored = false;
+  Color color;
+};
+using Row = std::vector<Glyph>;
+
+void Put(Row& row, const std::string& s, int col) {
+  for (size_t i = 0; i < s.size() && col + static_cast<int>(i) < static_cast<int>(row.size()); ++i) {
+    row[col + i].text = std::string(1, s[i]);
+  }
+}
+
+std::string Ansi(const Glyph& g, bool gauge) {
+  const Color c = g.color;
+  const std::string rgb = std::to_string(c.r) + ";" + std::to_string(c.g) + ";" + std::to_string(c.b);
+  if (gauge) return "\x1b[38;2;" + rgb + "m";  // bars: coloured glyphs
+  const double luma = 0.299 * c.r + 0.587 * c.g + 0.114 * c.b;
+  return "\x1b[48;2;" + rgb + "m" + (luma < 150 ? "\x1b[97m" : "\x1b[30m");
+}
+
+std::string Join(const Row& row, bool ansi, bool gauge) {
+  size_t n = row.size();  // up to the last glyph that shows something
+  while (n > 0 && !row[n - 1].colored && row[n - 1].text == " ") --n;
   std::string s;
-  for (const std::string& g : row) s += g;
-  while (!s.empty() && s.back() == ' ') s.pop_back();
+  bool open = false;
+  Color current;
+  for (size_t i = 0; i < n; ++i) {
+    const Glyph& g = row[i];
+    if (ansi && (g.colored != open || (g.colored && !(g.color == current)))) {
+      s += g.colored ? Ansi(g, gauge) : "\x1b[0m";
+      open = g.colored;
+      current = g.color;
+    }
+    s += g.text;
+  }
+  if (open) s += "\x1b[0m";
+  while (!ansi && !s.empty() && s.back() == ' ') s.pop_back();
   return s;
 }
 
 }  // namespace
 
-std::string PaintText(const DisplayList& list, Tick t, int columns) {
+std::string PaintText(const DisplayList& list, Tick t, int columns, bool ansi) {
   if (columns <= 0) columns = 100;
   const Tick T = std::max<Tick>(1, list.last_tick);
   int label_len = 1;
@@ -30,8 +63,7 @@ std::string PaintText(const DisplayList& list, Tick t, int columns) {
     label_len = std::max<int>(label_len, 1 + static_cast<int>(std::to_string(r.M - 1).size()));
     max_p = std::max(max_p, r.P);
   }
-  const int prefix = 2 + static_cast<int>(std::to_string(max_p - 1).size()) + 1;  // "d12 " / "held"
-  const int left = std::max(prefix, 5);
+  const int left = std::max(2 + static_cast<int>(std::to_string(max_p - 1).size()) + 1, 5);  // "d12 ", "held "
   int per_tick = label_len + 1;  // "F3 " when it fits, else one letter a tick
   if (left + T * per_tick > columns) per_tick = 1;
 
@@ -40,40 +72,41 @@ std::string PaintText(const DisplayList& list, Tick t, int columns) {
   out += list.subtitle + "\n";
   out += "F forward · B backward · W weight-grad · . bubble · ▁▃▅█ activations held (full = " +
          std::to_string(list.gauge_scale) + ")\n";
+  const size_t width = static_cast<size_t>(left + T * per_tick);
   for (size_t r = 0; r < list.runs.size(); ++r) {
-    const int P = list.runs[r].P;
-    std::vector<Row> rows(P, Row(left + T * per_tick, " "));
-    Row gauge(left + T * per_tick, " ");
-    auto put = [&](Row& row, const std::string& s, int col) {
-      for (size_t i = 0; i < s.size() && col + static_cast<int>(i) < static_cast<int>(row.size()); ++i) {
-        row[col + i] = std::string(1, s[i]);
-      }
-    };
-    for (int d = 0; d < P; ++d) put(rows[d], "d" + std::to_string(d), 0);
-    put(gauge, "held", 0);
+    std::vector<Row> rows(list.runs[r].P, Row(width));
+    Row gauge(width);
+    for (int d = 0; d < list.runs[r].P; ++d) Put(rows[d], std::string("d").append(std::to_string(d)), 0);
+    Put(gauge, "held", 0);
     std::string status;
     for (const Item& item : list.items) {
       if (item.run != static_cast<int>(r) || !item.VisibleAt(t)) continue;
       if (item.role == Role::kStatus) status = item.text;
-      if (item.role != Role::kOp && item.role != Role::kBubble && item.role != Role::kGaugeBar) continue;
-      const Tick end = item.grow_ticks > 0 ? std::min(item.tick1, std::max(item.tick0, t)) : item.tick1;
       if (item.role == Role::kGaugeBar) {
-        const int level = static_cast<int>((item.value * 8 + list.gauge_scale - 1) / std::max<std::int64_t>(1, list.gauge_scale));
-        for (int c = 0; c < per_tick; ++c) gauge[left + item.tick0 * per_tick + c] = kBars[std::clamp(level, 0, 8)];
+        const std::int64_t scale = std::max<std::int64_t>(1, list.gauge_scale);
+        const int level = static_cast<int>((item.value * 8 + scale - 1) / scale);
+        for (int c = 0; c < per_tick; ++c) {
+          Glyph& g = gauge[left + item.tick0 * per_tick + c];
+          g = {kBars[std::clamp(level, 0, 8)], true, item.color};
+        }
         continue;
       }
-      Row& row = rows[item.device];
+      if (item.role != Role::kOp && item.role != Role::kBubble) continue;
+      // A growing op is drawn up to tick t.
+      const Tick end = item.grow_ticks > 0 ? std::min(item.tick1, std::max(item.tick0, t)) : item.tick1;
       const int c0 = left + static_cast<int>(item.tick0 * per_tick);
       const int c1 = left + static_cast<int>(end * per_tick);
       const std::string fill = item.role == Role::kBubble ? "." : std::string(1, item.op_kind);
-      for (int c = c0; c < c1; ++c) row[c] = (c - left) % per_tick == 0 ? fill : " ";
+      for (int c = c0; c < c1; ++c) {
+        rows[item.device][c] = {(c - left) % per_tick == 0 ? fill : " ", true, item.color};
+      }
       if (item.role == Role::kOp && per_tick > 1 && c1 > c0) {
-        put(row, std::string(1, item.op_kind) + std::to_string(item.microbatch), c0);
+        Put(rows[item.device], std::string(1, item.op_kind) + std::to_string(item.microbatch), c0);
       }
     }
     out += "\n" + list.runs[r].caption + (status.empty() ? "" : "  [" + status + "]") + "\n";
-    for (const Row& row : rows) out += Join(row) + "\n";
-    out += Join(gauge) + "\n";
+    for (const Row& row : rows) out += Join(row, ansi, false) + "\n";
+    out += Join(gauge, ansi, true) + "\n";
   }
   if (t >= list.last_tick) {
     out += "\n";

@@ -4,6 +4,7 @@
 // Loads and simulates the scene, checks its claims FIRST (a false claim
 // writes nothing), fills the words from the runs, then lays the scene out
 // once per output and paints it in the format OUT's extension names.
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -125,6 +126,11 @@ int Run(const RenderCliOptions& o) {
     ro.at_tick = o.at_tick;
     ro.animated = o.animated;
     ro.progress = render::IsVideo(formats[i]) && isatty(STDERR_FILENO);
+    if (o.out[i] == "-" && isatty(STDOUT_FILENO)) {
+      ro.text_color = true;
+      winsize ws{};
+      if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0) ro.text_columns = ws.ws_col;
+    }
     input.width = size.first;
     input.height = size.second;
     if (render::IsVideo(formats[i])) {  // yuv420p needs even sizes

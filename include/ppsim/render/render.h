@@ -25,6 +25,7 @@ struct RenderOptions {
   std::optional<Tick> at_tick;       // still images: this tick instead of the final frame
   bool animated = false;             // .svg: SMIL animation instead of the final frame
   int text_columns = 0;              // terminal width for text (0 = 100)
+  bool text_color = false;           // text: ANSI colours (when stdout is a terminal)
   bool progress = false;             // progress bar on stderr while encoding video
   std::string ffmpeg = "ffmpeg";
 };

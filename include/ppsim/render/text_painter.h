@@ -10,7 +10,8 @@
 
 namespace ppsim::render {
 
-// `columns` is the terminal width (0 = 100).
-std::string PaintText(const DisplayList& list, Tick t, int columns);
+// `columns` is the terminal width (0 = 100). With `ansi`, cells take their
+// items' colours (24-bit escape codes) — for a terminal, not a file.
+std::string PaintText(const DisplayList& list, Tick t, int columns, bool ansi = false);
 
 }  // namespace ppsim::render
