@@ -45,13 +45,14 @@ class HtmlPageTest : public ::testing::Test {
   }
 
   // Chromium's DOM after the page's script ran, and what it logged.
-  std::string DumpDom(const std::string& fragment, std::string* log) {
-    const fs::path profile = dir_ / ("profile-" + fragment);
+  // `budget_ms` of virtual time lets the page's timers run that long at once.
+  std::string DumpDom(const std::string& fragment, std::string* log, int budget_ms = 2000) {
+    const fs::path profile = dir_ / ("profile-" + std::to_string(++runs_));
     const fs::path out = dir_ / "dom.html", err = dir_ / "stderr.txt";
     const std::string cmd = std::string("timeout 120 ") + kChromium +
                             " --headless --no-sandbox --disable-gpu --disable-background-networking --no-first-run"
                             " --disable-dev-shm-usage --enable-logging=stderr --v=0 --user-data-dir=" +
-                            profile.string() + " --virtual-time-budget=2000 --dump-dom 'file://" +
+                            profile.string() + " --virtual-time-budget=" + std::to_string(budget_ms) + " --dump-dom 'file://" +
                             (dir_ / "page.html").string() + "#" + fragment + "' >" + out.string() + " 2>" +
                             err.string();
     const int status = std::system(cmd.c_str());
@@ -62,6 +63,7 @@ class HtmlPageTest : public ::testing::Test {
 
   fs::path dir_;
   DisplayList list_;
+  int runs_ = 0;
 };
 
 TEST_F(HtmlPageTest, ScrubbingToTickShowsExactlyTheOpsStartedBefore) {
@@ -94,6 +96,21 @@ TEST_F(HtmlPageTest, ScrubbingToTickShowsExactlyTheOpsStartedBefore) {
       EXPECT_EQ(drawn, 96);
     }
   }
+}
+
+TEST_F(HtmlPageTest, PlaysToTheEndAndHolds) {
+  // Opened without a tick, the page plays from tick 0: 18 ticks of half a
+  // second, then it holds the final frame with the closing lines.
+  std::string log;
+  const std::string dom = DumpDom("", &log, 30000);
+  EXPECT_THAT(dom, ::testing::HasSubstr("data-tick=\"" + std::to_string(list_.last_tick) + "\""));
+  EXPECT_THAT(dom, ::testing::Not(::testing::HasSubstr("data-error")));
+  EXPECT_THAT(log, ::testing::Not(::testing::HasSubstr(":CONSOLE")));
+  EXPECT_NE(dom.find("\u25B6 play</button>"), std::string::npos);  // stopped at the end: the button offers play again
+  const std::regex closing_re("<text[^>]*>closing line one</text>");
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(dom, m, closing_re));
+  EXPECT_EQ(m.str().find("display: none"), std::string::npos);
 }
 
 }  // namespace
