@@ -1,41 +1,22 @@
 #include "ppsim/render/video.h"
 
-#include <fcntl.h>
-#include <signal.h>
-#include <spawn.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
-#include <fstream>
-#include <sstream>
+#include <memory>
 #include <vector>
 
+#include "child_process.h"
 #include "ppsim/render/frame_painter.h"
 #include "ppsim/render/temp_file.h"
-
-extern char** environ;
 
 namespace ppsim::render {
 namespace {
 
 constexpr const char* kInstallHint = "install ffmpeg (apt-get install ffmpeg)";
-
-// The executable `name` resolves to, or "" if there is none.
-std::string FindProgram(const std::string& name) {
-  if (name.find('/') != std::string::npos) return access(name.c_str(), X_OK) == 0 ? name : "";
-  const char* path = std::getenv("PATH");
-  std::stringstream dirs(path != nullptr ? path : "/usr/bin:/bin");
-  std::string dir;
-  while (std::getline(dirs, dir, ':')) {
-    const std::string candidate = (dir.empty() ? "." : dir) + "/" + name;
-    if (access(candidate.c_str(), X_OK) == 0) return candidate;
-  }
-  return "";
-}
 
 std::vector<std::string> FfmpegArgs(const std::string& program, const DisplayList& list, const VideoOptions& o,
                                     const std::string& out) {
@@ -49,11 +30,13 @@ std::vector<std::string> FfmpegArgs(const std::string& program, const DisplayLis
   switch (o.format) {
     case VideoFormat::kMp4:
       a.insert(a.end(), {"-c:v", "libx264", "-preset", "ultrafast", "-tune", "animation", "-crf", "20",
-                         "-pix_fmt", "yuv420p", "-r", fps, "-fps_mode", "cfr", "-movflags", "+faststart", "-f", "mp4"});
+                         "-pix_fmt", "yuv420p", "-r", fps, "-fps_mode", "cfr",  //
+                         "-movflags", "+faststart", "-f", "mp4"});
       break;
     case VideoFormat::kWebm:
-      a.insert(a.end(), {"-c:v", "libvpx-vp9", "-pix_fmt", "yuv420p", "-r", fps, "-fps_mode", "vfr", "-b:v", "0", "-crf", "32",
-                         "-deadline", "realtime", "-cpu-used", "8", "-threads", "2", "-f", "webm"});
+      a.insert(a.end(), {"-c:v", "libvpx-vp9", "-pix_fmt", "yuv420p", "-r", fps, "-fps_mode", "vfr",  //
+                         "-b:v", "0", "-crf", "32", "-deadline", "realtime", "-cpu-used", "8", "-threads", "2",
+                         "-f", "webm"});
       break;
     case VideoFormat::kGif:
       a.insert(a.end(), {"-vf", "split[a][b];[a]palettegen=stats_mode=diff[p];[b][p]paletteuse=dither=none",
@@ -65,34 +48,11 @@ std::vector<std::string> FfmpegArgs(const std::string& program, const DisplayLis
   return a;
 }
 
-std::string ReadTail(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  std::string s = ss.str();
-  while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.pop_back();
-  if (s.size() > 2000) s = "..." + s.substr(s.size() - 2000);
-  return s;
-}
-
-bool WriteAll(int fd, const std::uint8_t* data, size_t n) {
-  while (n > 0) {
-    const ssize_t w = write(fd, data, n);
-    if (w < 0) {
-      if (errno == EINTR) continue;
-      return false;  // EPIPE: ffmpeg has gone; its status says why
-    }
-    data += w;
-    n -= static_cast<size_t>(w);
-  }
-  return true;
-}
-
-bool WriteImage(int fd, const Image& image) {
+bool WriteImage(ChildProcess& ffmpeg, const Image& image) {
   const size_t row = static_cast<size_t>(image.width) * 4;
-  if (static_cast<size_t>(image.stride) == row) return WriteAll(fd, image.data, row * image.height);
+  if (static_cast<size_t>(image.stride) == row) return ffmpeg.Write(image.data, row * image.height);
   for (int y = 0; y < image.height; ++y) {
-    if (!WriteAll(fd, image.data + static_cast<size_t>(y) * image.stride, row)) return false;
+    if (!ffmpeg.Write(image.data + static_cast<size_t>(y) * image.stride, row)) return false;
   }
   return true;
 }
@@ -106,20 +66,28 @@ void ShowProgress(long long done, long long total) {
   std::fflush(stderr);
 }
 
-// Restores SIGPIPE's disposition when it goes out of scope.
-class IgnoreSigpipe {
- public:
-  IgnoreSigpipe() {
-    struct sigaction ignore {};
-    ignore.sa_handler = SIG_IGN;
-    sigemptyset(&ignore.sa_mask);
-    sigaction(SIGPIPE, &ignore, &saved_);
+// One image per tick, the last one again until the hold is covered; false
+// if ffmpeg stopped reading.
+bool PipeFrames(const DisplayList& list, const VideoOptions& options, ChildProcess& ffmpeg) {
+  const Pacing& p = options.pacing;
+  long long hold_inputs = (p.hold_frames + p.frames_per_tick - 1) / p.frames_per_tick;
+  // WebM keeps one frame per input image (variable rate) and drops the last
+  // image's own duration: one more copy ends the hold on time.
+  if (options.format == VideoFormat::kWebm) ++hold_inputs;
+  const long long total = list.last_tick + 1 + hold_inputs;
+  long long written = 0;
+  FramePainter painter(list);
+  for (Tick t = 0; t <= list.last_tick; ++t) {
+    const Image image = painter.Paint(t);
+    const long long copies = t == list.last_tick ? 1 + hold_inputs : 1;
+    for (long long c = 0; c < copies; ++c) {
+      if (!WriteImage(ffmpeg, image)) return false;
+      ++written;
+      if (options.progress) ShowProgress(written, total);
+    }
   }
-  ~IgnoreSigpipe() { sigaction(SIGPIPE, &saved_, nullptr); }
-
- private:
-  struct sigaction saved_ {};
-};
+  return true;
+}
 
 }  // namespace
 
@@ -129,88 +97,24 @@ Error EncodeVideo(const DisplayList& list, const std::string& path, const VideoO
                                               std::to_string(list.height) + " must be even in both dimensions (yuv420p)");
   }
   const std::string program = FindProgram(options.ffmpeg);
-  if (program.empty()) {
-    return Fail(ErrorCode::kMissingTool, options.ffmpeg + " not found on PATH: " + kInstallHint);
-  }
+  if (program.empty()) return Fail(ErrorCode::kMissingTool, options.ffmpeg + " not found on PATH: " + kInstallHint);
   Result<std::string> tmp = MakeTempBeside(path);
   if (!tmp.ok()) return tmp.error();
-  char log_path[] = "/tmp/ppsim-ffmpeg-XXXXXX";
-  const int log_fd = mkstemp(log_path);
-  int pipe_fds[2] = {-1, -1};
-  if (log_fd < 0 || pipe2(pipe_fds, O_CLOEXEC) != 0) {
-    const std::string why = std::strerror(errno);
-    if (log_fd >= 0) {
-      close(log_fd);
-      unlink(log_path);
-    }
+  Result<std::unique_ptr<ChildProcess>> ffmpeg =
+      ChildProcess::Spawn(FfmpegArgs(program, list, options, *tmp), kInstallHint);
+  if (!ffmpeg.ok()) {
     unlink(tmp->c_str());
-    return Fail(ErrorCode::kIo, "cannot start ffmpeg: " + why);
+    return ffmpeg.error();
   }
-
-  const std::vector<std::string> args = FfmpegArgs(program, list, options, *tmp);
-  std::vector<char*> argv;
-  for (const std::string& s : args) argv.push_back(const_cast<char*>(s.c_str()));
-  argv.push_back(nullptr);
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_adddup2(&actions, pipe_fds[0], STDIN_FILENO);
-  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
-  posix_spawn_file_actions_adddup2(&actions, log_fd, STDERR_FILENO);
-  IgnoreSigpipe no_sigpipe;
-  pid_t pid = -1;
-  const int spawn_error = posix_spawn(&pid, program.c_str(), &actions, nullptr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  close(pipe_fds[0]);
-  close(log_fd);
-  auto cleanup = [&] {
-    unlink(log_path);
+  const bool piped = PipeFrames(list, options, **ffmpeg);
+  const std::string how = (*ffmpeg)->Finish();
+  if (!piped || !how.empty()) {
+    const std::string log = (*ffmpeg)->ErrorOutput();
     unlink(tmp->c_str());
-  };
-  if (spawn_error != 0) {
-    close(pipe_fds[1]);
-    cleanup();
-    if (spawn_error == ENOENT || spawn_error == EACCES) {
-      return Fail(ErrorCode::kMissingTool, "cannot run " + program + ": " + kInstallHint);
-    }
-    return Fail(ErrorCode::kIo, "cannot start " + program + ": " + std::strerror(spawn_error));
-  }
-
-  // One image per tick; the last one again until the hold is covered.
-  const Pacing& p = options.pacing;
-  long long hold_inputs = (p.hold_frames + p.frames_per_tick - 1) / p.frames_per_tick;
-  // WebM keeps one frame per input image (variable rate) and drops the last
-  // image's own duration: one more copy ends the hold on time.
-  if (options.format == VideoFormat::kWebm) ++hold_inputs;
-  const long long total = list.last_tick + 1 + hold_inputs;
-  long long written = 0;
-  bool ok = true;
-  {
-    FramePainter painter(list);
-    for (Tick t = 0; t <= list.last_tick && ok; ++t) {
-      const Image image = painter.Paint(t);
-      const long long copies = t == list.last_tick ? 1 + hold_inputs : 1;
-      for (long long c = 0; c < copies && ok; ++c) {
-        ok = WriteImage(pipe_fds[1], image);
-        ++written;
-        if (options.progress && ok) ShowProgress(written, total);
-      }
-    }
-  }
-  close(pipe_fds[1]);
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  const bool exited_ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
-  if (!ok || !exited_ok) {
-    std::string how = WIFEXITED(status)   ? "exit status " + std::to_string(WEXITSTATUS(status))
-                      : WIFSIGNALED(status) ? std::string("signal ") + strsignal(WTERMSIG(status))
-                                            : "unknown status";
-    const std::string log = ReadTail(log_path);
-    cleanup();
     if (options.progress) std::fprintf(stderr, "\n");
-    return Fail(ErrorCode::kIo, "ffmpeg failed writing " + path + " (" + how + ")" + (log.empty() ? "" : ": " + log));
+    return Fail(ErrorCode::kIo, "ffmpeg failed writing " + path + " (" + (how.empty() ? "stopped reading" : how) +
+                                    ")" + (log.empty() ? "" : ": " + log));
   }
-  unlink(log_path);
   if (std::rename(tmp->c_str(), path.c_str()) != 0) {
     const std::string why = std::strerror(errno);
     unlink(tmp->c_str());
