@@ -92,7 +92,8 @@ constexpr const char* kScript = R"JS(
     const k = fromHash();
     if (k !== null) { pause(); show(k); }
   });
-  const k = fromHash();
+  const opened = root.dataset.openAt === undefined ? null : Number(root.dataset.openAt);
+  const k = fromHash() !== null ? fromHash() : opened;
   if (k !== null) { show(k); } else { show(0); play(); }
   root.dataset.ready = '1';
 })();
@@ -120,14 +121,15 @@ std::string Attr(const char* name, long long v) { return std::string(" data-") +
 
 }  // namespace
 
-std::string WriteHtml(const DisplayList& list, const Pacing& pacing) {
+std::string WriteHtml(const DisplayList& list, const Pacing& pacing, Tick open_at) {
   const long long ms_per_tick = static_cast<long long>(pacing.SecondsPerTick() * 1000 + 0.5);
   const long long hold_ms = static_cast<long long>(pacing.HoldSeconds() * 1000 + 0.5);
   std::string out = "<!DOCTYPE html>\n<html lang=\"en\" data-last=\"" + std::to_string(list.last_tick) +
                     "\" data-ms-per-tick=\"" + std::to_string(ms_per_tick) + "\" data-hold-ms=\"" +
-                    std::to_string(hold_ms) + "\">\n<head>\n<meta charset=\"utf-8\">\n<title>" +
-                    XmlEscape(list.title.empty() ? "ppsim" : list.title) + "</title>\n<style>" + kStyle +
-                    "</style>\n</head>\n<body>\n";
+                    std::to_string(hold_ms) + "\"";
+  if (open_at >= 0) out += " data-open-at=\"" + std::to_string(open_at) + "\"";
+  out += ">\n<head>\n<meta charset=\"utf-8\">\n<title>" + XmlEscape(list.title.empty() ? "ppsim" : list.title) +
+         "</title>\n<style>" + kStyle + "</style>\n</head>\n<body>\n";
   out += SvgOpen(list, " role=\"img\"");
   for (const Item& item : list.items) {
     std::string attrs;

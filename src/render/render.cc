@@ -102,7 +102,7 @@ Result<DisplayList> RenderToFile(const LayoutInput& input, const std::string& pa
       break;
     }
     case OutputFormat::kHtml:
-      e = WriteFileAtomically(path, WriteHtml(*list, pacing));
+      e = WriteFileAtomically(path, WriteHtml(*list, pacing, options.at_tick.value_or(-1)));
       break;
     case OutputFormat::kText:
       e = WriteFileAtomically(path, PaintText(*list, t, options.text_columns, options.text_color));

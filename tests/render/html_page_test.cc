@@ -113,5 +113,13 @@ TEST_F(HtmlPageTest, PlaysToTheEndAndHolds) {
   EXPECT_EQ(m.str().find("display: none"), std::string::npos);
 }
 
+TEST_F(HtmlPageTest, OpensPausedAtTheRequestedTick) {
+  std::ofstream(dir_ / "page.html") << WriteHtml(list_, PaceFor(list_.last_tick, 30), 7);
+  std::string log;
+  const std::string dom = DumpDom("", &log, 5000);  // time to play on, if it were playing
+  EXPECT_THAT(dom, ::testing::HasSubstr("data-tick=\"7\""));
+  EXPECT_THAT(dom, ::testing::Not(::testing::HasSubstr("data-error")));
+}
+
 }  // namespace
 }  // namespace ppsim::render::testing

@@ -63,7 +63,7 @@ int Run(const RenderCliOptions& o) {
     Result<render::OutputFormat> f = render::FormatFor(out, o.out.size() == 1 ? o.format : "");
     if (!f) return Report(f.error());
     if (o.at_tick && render::IsVideo(*f)) {
-      return Report(Fail(ErrorCode::kUsage, "--at-tick picks one frame: use it with .png, .svg or --format text"));
+      return Report(Fail(ErrorCode::kUsage, "--at-tick picks one frame: use it with .png, .svg, .html or --format text"));
     }
     formats.push_back(*f);
   }
@@ -176,7 +176,7 @@ const CommandRegistrar registrar(50, [](CLI::App& app, int* exit_code) {
   cmd->add_option("--set", o->set, "override a top-level value: --set P=8 (repeatable)")->take_all();
   cmd->add_option("--size", o->size, "frame size WIDTHxHEIGHT (default: the scene's [render] size, else 1920x1080)");
   cmd->add_option("--fps", o->fps, "video frames per second (default 30)");
-  cmd->add_option("--at-tick", o->at_tick, "still images: the frame at this tick instead of the final one");
+  cmd->add_option("--at-tick", o->at_tick, "the frame at this tick instead of the final one (.png .svg text); .html opens there");
   cmd->add_flag("--animated", o->animated, ".svg: an animated SVG (SMIL) instead of the final frame");
   cmd->add_option("--format", o->format, "mp4, webm, gif, svg, png, html or text (default: from -o's extension)");
   cmd->add_flag("--json", o->json, "print what was written and the runs' numbers as one JSON object");

@@ -16,6 +16,8 @@
 
 namespace ppsim::render {
 
-std::string WriteHtml(const DisplayList& list, const Pacing& pacing);
+// `open_at` >= 0: the page opens paused at that tick (as with "#tick=K")
+// instead of playing from tick 0.
+std::string WriteHtml(const DisplayList& list, const Pacing& pacing, Tick open_at = -1);
 
 }  // namespace ppsim::render
