@@ -115,7 +115,8 @@ INSTANTIATE_TEST_SUITE_P(
                  "multiple of P, e.g. 8)"},
         BadInput{"simulate -o /nonexistent-dir/x.json --json", ErrorCode::kIo,
                  "cannot write /nonexistent-dir/x.json: no directory /nonexistent-dir"},
-        BadInput{"validate /nonexistent.json", ErrorCode::kIo, "cannot read /nonexistent.json: No such file or directory"}));
+        BadInput{"validate /nonexistent.json", ErrorCode::kIo, "cannot read /nonexistent.json: No such file or directory"}),
+    [](const ::testing::TestParamInfo<BadInput>& p) { return "case" + std::to_string(p.index); });
 
 TEST(SimulateCli, UnknownScheduleListsTheKnownOnes) {
   auto run = RunPpsim("simulate --schedule zero-bubble-please");

@@ -113,10 +113,12 @@ TEST(ZooClosedForms, ZeroBubbleHandcraftedBubbles) {
             const Problem p = Sized(P, M, f, b, w);
             EXPECT_EQ(MaxSpanIdle(Simulated("1f1b", Sized(P, M, f, b + w)).metrics), (P - 1) * (f + b + w))
                 << Label("1f1b", p);
-            if (w <= f)
+            if (w <= f) {
               EXPECT_EQ(MaxSpanIdle(Simulated("zb-h1", p).metrics), (P - 1) * (f + b - w)) << Label("zb-h1", p);
-            if (f + b - 2 * w >= 0 && w <= f)
+            }
+            if (f + b - 2 * w >= 0 && w <= f) {
               EXPECT_EQ(MaxSpanIdle(Simulated("zb-h2", p).metrics), (P - 1) * (f + b - 2 * w)) << Label("zb-h2", p);
+            }
           }
 }
 
