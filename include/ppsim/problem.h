@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "ppsim/error.h"
+#include "ppsim/memory_model.h"
 #include "ppsim/op.h"
 
 namespace ppsim {
@@ -57,6 +58,8 @@ struct Problem {
   // (size S-1). Empty = `comm` everywhere.
   std::vector<Tick> comm_hops;
   HoldMode hold = HoldMode::kHeld;
+  // Bytes held per device and its limit (memory_bytes.h); off by default.
+  MemoryModel memory;
 
   int stages() const { return P * v; }
   // The op-id space of this problem (two chains for kDualPipe).

@@ -72,6 +72,10 @@ Error ValidateProblem(const Problem& p) {
     Error e = CheckCosts("FB", p.costs.fb, S);
     if (e.code != ErrorCode::kOk) return e;
   }
+  {
+    Error e = ValidateMemoryModel(p.memory, S);
+    if (e.code != ErrorCode::kOk) return e;
+  }
   if (p.comm < 0) return bad("comm must be ≥ 0, got " + std::to_string(p.comm));
   if (p.comm > kMaxCost)
     return Fail(ErrorCode::kTooLarge, "comm = " + std::to_string(p.comm) + " exceeds the limit " + std::to_string(kMaxCost));
