@@ -7,6 +7,7 @@
 #include "ppsim/atomic_file.h"
 #include "ppsim/chrome_trace.h"
 #include "ppsim/critical_path.h"
+#include "ppsim/memory_bytes_json.h"
 #include "ppsim/metrics.h"
 #include "ppsim/render/terminal_chart.h"
 #include "ppsim/simulate.h"
@@ -60,6 +61,16 @@ std::string Summary(const Timeline& t, const Metrics& m) {
        " cluster-wide; per device";
   for (auto v : m.peak_activations_per_device) s += " " + std::to_string(v);
   s += "\n";
+  if (t.problem.memory.enabled()) {
+    const MemoryBytes bytes = MeasureMemoryBytes(t);
+    s += "peak bytes per device";
+    for (auto v : bytes.peak_per_device) s += " " + std::to_string(v);
+    s += "\n";
+    if (bytes.exceeded)
+      s += "memory limit " + std::to_string(t.problem.memory.limit) + " exceeded first at tick " +
+           std::to_string(bytes.first_tick) + " on device " + std::to_string(bytes.first_device) + " (" +
+           std::to_string(bytes.bytes_at_first) + " bytes)\n";
+  }
   return s;
 }
 
@@ -83,6 +94,7 @@ int Run(const SimulateOptions& o) {
   } else if (o.json || o.format == "json") {
     nlohmann::json j = SimulationJson(*timeline, metrics);
     if (o.critical_path) j["critical_path"] = CriticalPathIndices(*timeline);
+    if (timeline->problem.memory.enabled()) AddMemoryBytesJson(*timeline, MeasureMemoryBytes(*timeline), j);
     out = j.dump() + "\n";
   } else if (o.format == "text") {
     out = TerminalChart(*timeline, metrics) + Summary(*timeline, metrics);

@@ -2,6 +2,7 @@
 
 #include <charconv>
 
+#include "ppsim/cost_file.h"
 #include "ppsim/cost_spec.h"
 
 namespace ppsim::cli {
@@ -11,7 +12,10 @@ void AddProblemOptions(CLI::App& cmd, ProblemOptions& o) {
   cmd.add_option("-M,--microbatches", o.M, "microbatches (default 6)");
   cmd.add_option("--chunks,-v", o.chunks, "chunks (virtual stages) per device (default 1)");
   cmd.add_option("--cost", o.cost, "op costs in ticks: F=1,B=2,W=1,FB=2; per stage F=3:1:1:2 (default F=1,B=1,W=1)");
-  cmd.add_option("--comm", o.comm, "latency in ticks on cross-device dependencies (default 0)");
+  cmd.add_option("--comm", o.comm,
+                 "latency in ticks on cross-device dependencies (default 0); per hop s->s+1: 1:8:1 (S-1 values)");
+  cmd.add_option("--cost-file", o.cost_file, "costs, comm and memory model from a TOML file (docs/costs.md)");
+  cmd.add_option("--memory-limit", o.memory_limit, "device memory limit in bytes: report the first tick over it");
   cmd.add_option("--hold", o.hold, "activation accounting: held = [F end, B start) (default), resident = [F start, B/W end)");
 }
 
@@ -41,16 +45,44 @@ Result<Problem> ToProblem(const ProblemOptions& o) {
     Error e = ParseIntFlag(flag, *text, min, max, *out);
     if (e.code != ErrorCode::kOk) return e;
   }
+  if (!o.cost_file.empty()) {
+    Error e = ApplyCostFile(o.cost_file, p);
+    if (e.code != ErrorCode::kOk) return e;
+  }
   if (!o.cost.empty()) {
     Error e = ApplyCostSpec(o.cost, p.costs);
     if (e.code != ErrorCode::kOk) return e;
   }
-  if (!ParseTick(o.comm, p.comm)) {
-    const bool digits = !o.comm.empty() && o.comm.find_first_not_of("0123456789") == std::string::npos;
-    return Fail(digits ? ErrorCode::kTooLarge : ErrorCode::kInvalidValue,
-                "--comm: '" + o.comm + "' " + (digits ? "overflows a 64-bit tick count" : "is not a whole number of ticks"));
+  if (!o.comm.empty()) {
+    // One latency for every hop, or a colon-separated list, one per hop.
+    std::vector<Tick> hops;
+    for (size_t from = 0;;) {
+      const size_t colon = o.comm.find(':', from);
+      const std::string item = o.comm.substr(from, colon == std::string::npos ? std::string::npos : colon - from);
+      Tick v = 0;
+      if (!ParseTick(item, v)) {
+        const bool digits = !item.empty() && item.find_first_not_of("0123456789") == std::string::npos;
+        return Fail(digits ? ErrorCode::kTooLarge : ErrorCode::kInvalidValue,
+                    "--comm: '" + item + "' " +
+                        (digits ? "overflows a 64-bit tick count" : "is not a whole number of ticks"));
+      }
+      hops.push_back(v);
+      if (colon == std::string::npos) break;
+      from = colon + 1;
+    }
+    if (hops.size() == 1) {
+      p.comm = hops[0];
+      p.comm_hops.clear();
+    } else {
+      p.comm_hops = hops;
+    }
   }
-  if (p.comm < 0) return Fail(ErrorCode::kInvalidValue, "--comm must be ≥ 0, got " + o.comm);
+  if (!o.memory_limit.empty()) {
+    Tick limit = 0;
+    if (!ParseTick(o.memory_limit, limit))
+      return Fail(ErrorCode::kInvalidValue, "--memory-limit: '" + o.memory_limit + "' is not a whole number of bytes");
+    p.memory.limit = limit;
+  }
   if (o.hold == "held") {
     p.hold = HoldMode::kHeld;
   } else if (o.hold == "resident") {

@@ -17,8 +17,10 @@ struct ProblemOptions {
   std::string M = "6";
   std::string chunks = "1";
   std::string cost;
-  std::string comm = "0";
+  std::string comm;  // "" = 0, or the cost file's
   std::string hold = "held";
+  std::string cost_file;     // docs/costs.md; the flags above win over it
+  std::string memory_limit;  // bytes per device; wins over the file's
 };
 
 void AddProblemOptions(CLI::App& cmd, ProblemOptions& options);
