@@ -66,6 +66,7 @@ Result<Problem> ToProblem(const ProblemOptions& o) {
                     "--comm: '" + item + "' " +
                         (digits ? "overflows a 64-bit tick count" : "is not a whole number of ticks"));
       }
+      if (v < 0) return Fail(ErrorCode::kInvalidValue, "--comm must be ≥ 0, got " + item);
       hops.push_back(v);
       if (colon == std::string::npos) break;
       from = colon + 1;
