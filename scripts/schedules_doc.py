@@ -1,0 +1,151 @@
+#!/usr/bin/env python3
+# Writes docs/schedules.md from the tool: scripts/schedules_doc.py build/ppsim > docs/schedules.md
+import json, subprocess, sys
+B = sys.argv[1] if len(sys.argv) > 1 else 'build/ppsim'
+def run(args):
+    return subprocess.run([B, 'simulate'] + args, capture_output=True, text=True, check=True).stdout
+def stats(args):
+    j = json.loads(run(args + ['--json', '--hold', 'resident']))
+    P = j['P']; span = {}; busy = {}
+    seen = set()
+    for o in j['ops']:
+        d = o['device']
+        key = (d, o.get('overlap', -1), o['start']) if o.get('overlap', -1) >= 0 else None
+        s = span.setdefault(d, [o['start'], o['end']]); s[0] = min(s[0], o['start']); s[1] = max(s[1], o['end'])
+        if key is not None:
+            if key in seen: continue
+            seen.add(key)
+        busy[d] = busy.get(d, 0) + o['end'] - o['start']
+    span_idle = [span[d][1] - span[d][0] - busy[d] for d in range(P)]
+    mk_idle = [j['makespan'] - busy[d] for d in range(P)]
+    return j, span_idle, mk_idle
+out = []
+def section(title, text, args, rows):
+    out.append('## ' + title + '\n\n' + text.strip() + '\n\n')
+    out.append('```\n$ ppsim simulate ' + ' '.join(args) + ' --format text\n' + run(args + ['--format', 'text']) + '```\n\n')
+    j, span_idle, mk_idle = stats(args)
+    out.append('| quantity | published | ppsim |\n| --- | --- | --- |\n')
+    for name, pub, fn in rows:
+        out.append('| %s | %s | %s |\n' % (name, pub, fn(j, span_idle, mk_idle)))
+    out.append('\n')
+peak = lambda j, s, m: ' '.join(map(str, j['peak_activations_per_device']))
+out.append('''# Schedules
+
+Every schedule ppsim knows (`ppsim list` prints the same list with its
+preconditions), each with a terminal chart from `ppsim simulate --format
+text` and its bubble and memory against the published closed forms
+(../shared/conformance/README.md). Charts use unit costs unless the command
+says otherwise; `.` is an idle tick, a lower-case letter marks a device's
+second chunk, `F3+b1` an overlapped pair (one compound op), and the `held`
+row counts activations held cluster-wide. The tables measure activations in
+the allocator's view (`--hold resident`). The tests in
+tests/core/zoo_closed_forms_test.cc and tests/core/closed_forms_test.cc check
+each formula over a grid of sizes and costs, inside its assumptions; this
+page says what happens outside them. tests/core/conformance_orders_test.cc
+checks every order in ../shared/conformance/pytorch_orders_public.json op
+for op.
+
+Split-backward schedules (zb-*, zbv, dualpipe*) run B = the input-gradient
+pass and W = the weight-gradient pass; a full backward in DualPipe is B
+followed at once by its W. See docs/costs.md for costs and bytes.
+
+''')
+section('gpipe', '''GPipe: every forward in microbatch order, then every backward.''',
+        ['-s', 'gpipe', '-P', '4', '-M', '8'],
+        [('makespan', '(M+P−1)(F+B) = 22', lambda j, s, m: j['makespan']),
+         ('bubble ratio idle/busy', '(P−1)/M = 0.375', lambda j, s, m: j['bubble_ratio']),
+         ('peak activations per device', 'M = 8 each', peak)])
+section('1f1b', '''1F1B (PipeDream-Flush): device d runs min(P−1−d, M) warm-up forwards, then
+one forward and one backward at a time, then the remaining backwards. Equals
+PyTorch's Schedule1F1B.''',
+        ['-s', '1f1b', '-P', '4', '-M', '8'],
+        [('makespan', '(M+P−1)(F+B) = 22', lambda j, s, m: j['makespan']),
+         ('bubble ratio', '(P−1)/M = 0.375', lambda j, s, m: j['bubble_ratio']),
+         ('peak activations per device', 'P−d = 4 3 2 1', peak)])
+section('interleaved', '''Interleaved 1F1B (Megatron-LM; equals PyTorch's ScheduleInterleaved1F1B):
+v chunks per device, microbatches in rounds of P. The formula assumes M a
+multiple of P and chunk cost = stage cost / v (here each chunk costs 1).
+For other M PyTorch's rounds of M / max(1, M/P) are used, and M must be a
+multiple of the number of rounds.''',
+        ['-s', 'interleaved', '-P', '4', '-M', '8', '--chunks', '2'],
+        [('bubble ratio', '(P−1)/(v·M) = 0.1875', lambda j, s, m: j['bubble_ratio']),
+         ('peak activations per device', '—', peak)])
+section('looped-bfs', '''Looped BFS (PyTorch ScheduleLoopedBFS): each chunk's forwards for all
+microbatches, then its backwards. No published closed form; it holds every
+microbatch of every chunk, like GPipe.''',
+        ['-s', 'looped-bfs', '-P', '4', '-M', '8', '--chunks', '2'],
+        [('bubble ratio', '—', lambda j, s, m: j['bubble_ratio']),
+         ('peak activations per device', 'v·M = 16', peak)])
+section('zb-h1', '''ZB-H1 (Qi et al., Zero Bubble Pipeline Parallelism, ICLR 2024): 1F1B with
+the backward split; device d holds its first d W back, so every device keeps
+P microbatches in flight, and the held-back W fill the cool-down. Equals
+zb1p with one chunk. The bubble is measured per device span (the paper's
+definition): (P−1)(F+B−W) when W ≤ F; with W > F the W no longer fit the
+gaps they are meant to fill and ppsim measures more, e.g. (P−1)·B at F = 1,
+W = 2.''',
+        ['-s', 'zb-h1', '-P', '4', '-M', '8', '--cost', 'F=2,B=2,W=1'],
+        [('largest idle in a device span', '(P−1)(F+B−W) = 9', lambda j, s, m: max(s)),
+         ('1F1B, same work (B = 3, no split)', '(P−1)(F+B+W) = 15', lambda j, s, m: max(stats(['-s', '1f1b', '-P', '4', '-M', '8', '--cost', 'F=2,B=3'])[1])),
+         ('peak activations per device', 'P = 4', peak)])
+section('zb-h2', '''ZB-H2 (Qi et al. 2024): more warm-up forwards (up to 2P−1 microbatches in
+flight) fill the bubble before the first B, and W are pushed to the tail,
+turning the trapezoid into a parallelogram. ppsim builds it as the order a
+unit-cost pipeline produces with the priorities B, then F (while fewer than
+2P−1 in flight), then W. Inside M ≥ 2P−1 and W ≤ F the bubble per device span
+is (P−1)(F+B−2W) (zero at equal costs); with fewer microbatches the warm-up
+cannot be filled and the bubble grows.''',
+        ['-s', 'zb-h2', '-P', '4', '-M', '8'],
+        [('largest idle in a device span', '(P−1)(F+B−2W) = 0', lambda j, s, m: max(s)),
+         ('same, --cost F=2,B=2,W=1', '(P−1)(F+B−2W) = 6', lambda j, s, m: max(stats(['-s', 'zb-h2', '-P', '4', '-M', '8', '--cost', 'F=2,B=2,W=1'])[1])),
+         ('peak activations per device', '2P−1 = 7', peak)])
+section('zb1p', '''ZB1P (PyTorch ScheduleInterleavedZeroBubble): interleaved 1F1B with the
+backward split, a warm-up of one forward per hop (not Megatron's two), and
+device d's first d W held back. Equals PyTorch's per-rank order; with v = 1
+it is ZB-H1. No published closed form for v > 1.''',
+        ['-s', 'zb1p', '-P', '4', '-M', '8', '--chunks', '2'],
+        [('largest idle in a device span', '—', lambda j, s, m: max(s)),
+         ('bubble ratio', '—', lambda j, s, m: j['bubble_ratio']),
+         ('peak activations per device', '—', peak)])
+section('zbv', '''ZB-V (Qi et al. 2024, §6; equals PyTorch's ScheduleZBVZeroBubble): V-shape
+placement, device d holds stages d and 2P−1−d, so a microbatch goes down the
+devices and back up, and the first and last stage share device 0. Zero
+bubble inside the steady state when F = B = W; the README gives no closed
+form. For M < 2P−1 the order is built for 2P−1 microbatches and the missing
+ones dropped, as PyTorch does.''',
+        ['-s', 'zbv', '-P', '4', '-M', '8'],
+        [('largest idle in a device span', '—', lambda j, s, m: max(s)),
+         ('bubble ratio', '—', lambda j, s, m: j['bubble_ratio']),
+         ('peak activations per device (chunk-microbatches)', '—', peak)])
+section('dualpipe', '''DualPipe (DeepSeek-V3): two copies of the model run in opposite directions
+(placement `dualpipe`): microbatches 0..M/2−1 go down copy 0 (stages 0..P−1),
+microbatches M/2..M−1 go up copy 1 (stages P..2P−1, stage P on device P−1).
+Rank r and its mirror P−1−r run the same eight steps (warm-up, zero-bubble
+B/W/F, overlapped F&B pairs, cool-down), each starting with the direction
+that enters at its own end. Needs even P and an even M ≥ 2P. DeepSeek's
+table: bubble (PP/2−1)(F&B+B−3W) with B the full backward and F&B the pair,
+i.e. (P/2−1)(FB+B−W) in ppsim's terms; activations PP+1 per device;
+parameters 2×.
+
+The bubble formula is exact in ppsim (largest idle of one device over the
+makespan) when F = B = FB and W ≤ F — the cell picture it is drawn from.
+Elsewhere ppsim's exact placement differs: at unit costs with no overlap
+benefit (FB = F+B = 2) DeepSeek's formula gives (P/2−1)·2 while ppsim
+measures (P/2−1)·1 (second row below), and with F ≠ B or FB between F and
+F+B the two differ in either direction; tests/core/zoo_closed_forms_test.cc
+checks the formula only inside F = B = FB, W ≤ F.''',
+        ['-s', 'dualpipe', '-P', '4', '-M', '8', '--cost', 'F=2,B=2,W=1,FB=2'],
+        [('largest device idle over the makespan', '(P/2−1)(FB+B−W) = 3', lambda j, s, m: max(m)),
+         ('same at unit costs, FB = F+B', '(P/2−1)(F&B+B−3W) = 2', lambda j, s, m: max(stats(['-s', 'dualpipe', '-P', '4', '-M', '8'])[2])),
+         ('peak activations per device', 'PP+1 = 5 (unit costs)', lambda j, s, m: ' '.join(map(str, stats(['-s', 'dualpipe', '-P', '4', '-M', '8'])[0]['peak_activations_per_device']))),
+         ('parameters per device', '2× (two model copies)', lambda j, s, m: '2× (tests/core/memory_bytes_test.cc)')])
+section('dualpipev', '''DualPipeV (DeepSeek's DualPipe folded into a V; equals PyTorch's
+ScheduleDualPipeV): V-shape placement like ZB-V, the same eight steps on P
+devices with chunk 0 and chunk 1 as the two directions, no second model
+copy. Needs M ≥ 2P. DeepSeek's numbers apply with PP/2 = P: bubble
+(P−1)(F&B+B−3W), activations 2P+1 chunk-microbatches per device, parameters
+1×.''',
+        ['-s', 'dualpipev', '-P', '4', '-M', '10', '--cost', 'F=2,B=2,W=1,FB=2'],
+        [('largest device idle over the makespan', '(P−1)(FB+B−W) = 9', lambda j, s, m: max(m)),
+         ('same at unit costs, FB = F+B', '(P−1)(F&B+B−3W) = 6', lambda j, s, m: max(stats(['-s', 'dualpipev', '-P', '4', '-M', '10'])[2])),
+         ('peak activations per device', '2P+1 = 9 (unit costs)', lambda j, s, m: ' '.join(map(str, stats(['-s', 'dualpipev', '-P', '4', '-M', '10'])[0]['peak_activations_per_device'])))])
+sys.stdout.write(''.join(out))
