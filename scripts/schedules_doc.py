@@ -36,7 +36,8 @@ preconditions), each with a terminal chart from `ppsim simulate --format
 text` and its bubble and memory against the published closed forms
 (../shared/conformance/README.md). Charts use unit costs unless the command
 says otherwise; `.` is an idle tick, a lower-case letter marks a device's
-second chunk, `F3+b1` an overlapped pair (one compound op), and the `held`
+second chunk, `--` continues the op to its left, `F3+b1` is an overlapped
+pair (one compound op), and the `held`
 row counts activations held cluster-wide. The tables measure activations in
 the allocator's view (`--hold resident`). The tests in
 tests/core/zoo_closed_forms_test.cc and tests/core/closed_forms_test.cc check
@@ -81,8 +82,8 @@ the backward split; device d holds its first d W back, so every device keeps
 P microbatches in flight, and the held-back W fill the cool-down. Equals
 zb1p with one chunk. The bubble is measured per device span (the paper's
 definition): (P−1)(F+B−W) when W ≤ F; with W > F the W no longer fit the
-gaps they are meant to fill and ppsim measures more, e.g. (P−1)·B at F = 1,
-W = 2.''',
+gaps they are meant to fill and ppsim measures more, e.g. 6 instead of 3 at
+P = 4, F = 1, B = 2, W = 2.''',
         ['-s', 'zb-h1', '-P', '4', '-M', '8', '--cost', 'F=2,B=2,W=1'],
         [('largest idle in a device span', '(P−1)(F+B−W) = 9', lambda j, s, m: max(s)),
          ('1F1B, same work (B = 3, no split)', '(P−1)(F+B+W) = 15', lambda j, s, m: max(stats(['-s', '1f1b', '-P', '4', '-M', '8', '--cost', 'F=2,B=3'])[1])),
