@@ -112,5 +112,19 @@ TEST(ZooCli, CostFileErrorsHavePositions) {
   EXPECT_NE(r.err.find("comm per hop: 2 values given, need 7"), std::string::npos) << r.err;
 }
 
+// Every schedule's timeline passes `ppsim validate` (legal and tight).
+TEST(ZooCli, EveryScheduleValidatesClean) {
+  for (const char* name : {"zb-h1", "zb-h2", "zb1p", "zbv", "dualpipe", "dualpipev"}) {
+    const std::string file = ::testing::TempDir() + "/zoo_" + name + ".json";
+    auto r = RunPpsim(std::string("simulate -s ") + name + " -P 4 -M 8" +
+                      (std::string(name) == "zb1p" ? " --chunks 2" : "") +
+                      " --cost F=2,B=3,W=1,FB=4 --comm 1 --json -o " + file);
+    ASSERT_EQ(r.exit_code, 0) << name << ": " << r.err;
+    r = RunPpsim("validate " + file);
+    EXPECT_EQ(r.exit_code, 0) << name << ": " << r.out << r.err;
+    EXPECT_NE(r.out.find("legal and tight"), std::string::npos) << name << ": " << r.out;
+  }
+}
+
 }  // namespace
 }  // namespace ppsim
