@@ -5,7 +5,9 @@
 //   - one complete event (ph "X") per op — an overlapped pair is one event —
 //     with ts and dur in microseconds (tick × tick_us), tid 0;
 //   - a counter track (ph "C") "activations" of the microbatches held (the
-//     timeline problem's HoldMode), and "activation bytes" when given;
+//     timeline problem's HoldMode), and, when the problem's memory model has
+//     bytes, "memory bytes" with two stacked series: "static" (parameters,
+//     gradients, optimizer state) and "activations";
 //   - flow arrows (ph "s" → ph "f", bp "e", one id per arrow) from an op to
 //     the op on another device that waits on it. A flow event binds to the
 //     slice enclosing its ts, so both ends sit at their slice's midpoint.
@@ -13,9 +15,7 @@
 
 #include <cstdint>
 #include <string>
-#include <vector>
 
-#include "ppsim/memory.h"
 #include "ppsim/timeline.h"
 
 namespace ppsim {
@@ -23,9 +23,6 @@ namespace ppsim {
 struct ChromeTraceOptions {
   // Microseconds per tick. Default 1000: one tick shows as 1 ms.
   std::int64_t tick_us = 1000;
-  // Bytes held per device over time (the memory model's series), one per
-  // device; empty = no bytes counter.
-  std::vector<StepSeries> bytes_per_device;
 };
 
 // The whole file. Deterministic: the same timeline gives the same bytes.

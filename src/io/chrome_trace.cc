@@ -3,6 +3,8 @@
 #include <cstdio>
 #include <string>
 
+#include "ppsim/memory.h"
+#include "ppsim/memory_bytes.h"
 #include "ppsim/placement.h"
 
 namespace ppsim {
@@ -56,12 +58,16 @@ std::string Common(const char* ph, const std::string& name, int pid) {
          ",\"tid\":0";
 }
 
-void Counter(Writer& w, const char* name, const char* key, int pid, const StepSeries& series, std::int64_t tick_us) {
-  if (series.steps.empty() || series.steps.front().first > 0)
-    w.Event(Common("C", name, pid) + ",\"ts\":0,\"args\":{\"" + key + "\":0}");
-  for (const auto& [tick, value] : series.steps)
-    w.Event(Common("C", name, pid) + ",\"ts\":" + std::to_string(tick * tick_us) + ",\"args\":{\"" + key +
-            "\":" + std::to_string(value) + "}");
+// One counter event per step of `series`, from ts 0. `fixed` is an args
+// prefix that stays the same (a stacked series below the varying one).
+void Counter(Writer& w, const char* name, const std::string& fixed, const char* key, int pid,
+             const StepSeries& series, std::int64_t tick_us) {
+  auto event = [&](Tick tick, std::int64_t value) {
+    w.Event(Common("C", name, pid) + ",\"ts\":" + std::to_string(tick * tick_us) + ",\"args\":{" + fixed + "\"" +
+            key + "\":" + std::to_string(value) + "}");
+  };
+  if (series.steps.empty() || series.steps.front().first > 0) event(0, 0);
+  for (const auto& [tick, value] : series.steps) event(tick, value);
 }
 
 }  // namespace
@@ -116,9 +122,13 @@ std::string ChromeTraceJson(const Timeline& t, const ChromeTraceOptions& options
   }
   // Counter tracks.
   const Activations act = MeasureActivations(t, p.hold);
-  for (int d = 0; d < p.P; ++d) Counter(w, "activations", "held", d, act.per_device[d], us);
-  for (int d = 0; d < static_cast<int>(options.bytes_per_device.size()) && d < p.P; ++d)
-    Counter(w, "activation bytes", "bytes", d, options.bytes_per_device[d], us);
+  for (int d = 0; d < p.P; ++d) Counter(w, "activations", "", "held", d, act.per_device[d], us);
+  if (p.memory.enabled()) {
+    const MemoryBytes bytes = MeasureMemoryBytes(t);
+    for (int d = 0; d < p.P; ++d)
+      Counter(w, "memory bytes", "\"static\":" + std::to_string(bytes.static_per_device[d]) + ",", "activations", d,
+              bytes.activations_per_device[d], us);
+  }
   std::string& out = w.out();
   out += "\n],\"displayTimeUnit\":\"ms\",\"otherData\":{\"generator\":\"ppsim\",\"schedule\":" +
          JsonString(sched.name) + ",\"tick_us\":" + std::to_string(us) + ",\"makespan_ticks\":" +

@@ -12,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "ppsim/memory_bytes.h"
 #include "ppsim/metrics.h"
 #include "ppsim/simulate.h"
 
@@ -172,16 +173,28 @@ TEST(ChromeTrace, CounterPeaksAreTheActivationPeaks) {
   for (int d = 0; d < 4; ++d) EXPECT_EQ(peak[d], m.peak_activations_per_device[d]) << "device " << d;
 }
 
-TEST(ChromeTrace, BytesCounterWhenGiven) {
-  const Timeline t = Placed("1f1b", 2, 2);
-  ChromeTraceOptions o;
-  o.bytes_per_device = {StepSeries{{{0, 0}, {1, 4096}, {5, 0}}}, StepSeries{{{2, 2048}, {4, 0}}}};
-  const json doc = json::parse(ChromeTraceJson(t, o));
-  std::vector<std::pair<int, std::int64_t>> bytes;
-  for (const json& e : doc["traceEvents"])
-    if (e["ph"] == "C" && e["name"] == "activation bytes") bytes.emplace_back(e["pid"], e["args"]["bytes"]);
-  EXPECT_EQ(bytes, (std::vector<std::pair<int, std::int64_t>>{{0, 0}, {0, 4096}, {0, 0}, {1, 0}, {1, 2048}, {1, 0}}));
+TEST(ChromeTrace, MemoryBytesCounterWhenTheModelHasBytes) {
+  Problem p;
+  p.P = 4;
+  p.M = 8;
+  p.memory.activation_bytes = {100};
+  p.memory.param_bytes = {1000, 2000, 3000, 4000};
+  Result<Timeline> t = Simulate("1f1b", p);
+  ASSERT_TRUE(t.ok()) << t.error().message;
+  const MemoryBytes expected = MeasureMemoryBytes(*t);
+  const json doc = json::parse(ChromeTraceJson(*t));
   EXPECT_EQ(CheckTraceEventFormat(doc), "");
+  std::map<int, std::int64_t> peak;
+  for (const json& e : doc["traceEvents"]) {
+    if (e["ph"] != "C" || e["name"] != "memory bytes") continue;
+    const int d = e["pid"];
+    EXPECT_EQ(e["args"]["static"], 1000 * (d + 1));
+    peak[d] = std::max(peak[d], e["args"]["static"].get<std::int64_t>() + e["args"]["activations"].get<std::int64_t>());
+  }
+  ASSERT_EQ(peak.size(), 4u);
+  for (int d = 0; d < 4; ++d) EXPECT_EQ(peak[d], expected.peak_per_device[d]) << "device " << d;
+  // Without bytes in the model, no bytes track.
+  EXPECT_EQ(ChromeTraceJson(Placed("1f1b", 4, 8)).find("memory bytes"), std::string::npos);
 }
 
 TEST(ChromeTrace, SameTimelineSameBytes) {
