@@ -71,6 +71,23 @@ TEST_F(InteropCli, ScheduleFileSimulatesLikeTheNamedSchedule) {
   EXPECT_EQ(a["peak_activations"], 9);
 }
 
+TEST_F(InteropCli, ExampleScheduleFiles) {
+  const std::string ex = std::string(PPSIM_SOURCE_DIR) + "/examples/";
+  auto custom = RunPpsim("simulate --schedule-file " + ex + "custom_1f1b.txt --json");
+  auto named = RunPpsim("simulate --schedule 1f1b -P 4 -M 6 --json");
+  ASSERT_EQ(custom.exit_code, 0) << custom.err;
+  EXPECT_EQ(nlohmann::json::parse(custom.out)["ops"], nlohmann::json::parse(named.out)["ops"]);
+  // The example CSV is PyTorch's own ZB-V order for P = 4, M = 8.
+  for (const auto& e : testing::LoadConformance()) {
+    if (e.schedule == "ScheduleZBVZeroBubble") {
+      EXPECT_EQ(Slurp(ex + "zbv_p4_m8.csv"), e.csv);
+    }
+  }
+  auto zbv = RunPpsim("simulate --schedule-file " + ex + "zbv_p4_m8.csv --json");
+  ASSERT_EQ(zbv.exit_code, 0) << zbv.err;
+  EXPECT_EQ(nlohmann::json::parse(zbv.out)["P"], 4);
+}
+
 TEST_F(InteropCli, TraceFile) {
   const std::string out = Path("t.json");
   auto run = RunPpsim("simulate --schedule gpipe -P 4 -M 6 --format trace --tick-us 10 -o " + out);
