@@ -31,6 +31,14 @@ struct Prediction {
   std::string bubble_formula;
   std::optional<std::vector<std::int64_t>> peak_per_device;  // in the problem's HoldMode
   std::string peak_formula;
+  // The zoo's bubbles. Zero Bubble (1f1b, zb-h1, zb-h2): the largest idle
+  // time inside one device's span (first start to last end). DualPipe
+  // (dualpipe, dualpipev): the largest idle time of one device over the
+  // makespan. Given only inside the ranges docs/schedules.md states.
+  std::optional<Tick> span_idle;
+  std::string span_idle_formula;
+  std::optional<Tick> device_idle;
+  std::string device_idle_formula;
 };
 
 // `problem` as the generator adjusted it (the Timeline's problem).

@@ -14,6 +14,31 @@ std::optional<Tick> Uniform(const std::vector<Tick>& values) {
   return values[0];
 }
 
+// Zero Bubble's and DualPipe's bubbles (tests/core/zoo_closed_forms_test.cc
+// checks them over a grid, inside exactly these conditions).
+void PredictZoo(const std::string& schedule, const Problem& p, Tick f, Tick b, Prediction& out) {
+  const auto w = Uniform(p.costs.w);
+  const auto fb = Uniform(p.costs.fb);
+  const std::int64_t hops = p.P - 1;
+  if (schedule == "1f1b" && p.M >= 2 * p.P - 1) {
+    out.span_idle = hops * (f + b);
+    out.span_idle_formula = "(P-1)(F+B)";
+  }
+  if (!w || *w > f) return;
+  if (schedule == "zb-h1" && p.M >= 2 * p.P - 1) {
+    out.span_idle = hops * (f + b - *w);
+    out.span_idle_formula = "(P-1)(F+B-W)";
+  } else if (schedule == "zb-h2" && p.M >= 2 * p.P - 1 && f + b >= 2 * *w) {
+    out.span_idle = hops * (f + b - 2 * *w);
+    out.span_idle_formula = "(P-1)(F+B-2W)";
+  } else if ((schedule == "dualpipe" || schedule == "dualpipev") && fb && *fb == f && b == f) {
+    // DeepSeek's (PP/2-1)(F&B+B-3W) with its F&B = FB+W and full B = B+W.
+    const std::int64_t pairs = schedule == "dualpipe" ? p.P / 2 : p.P;
+    out.device_idle = (pairs - 1) * (*fb + b - *w);
+    out.device_idle_formula = schedule == "dualpipe" ? "(P/2-1)(F&B+B-3W)" : "(P-1)(F&B+B-3W)";
+  }
+}
+
 }  // namespace
 
 Ratio Ratio::Of(std::int64_t num, std::int64_t den) {
@@ -49,7 +74,9 @@ Prediction Predict(const std::string& schedule, const Problem& p) {
     out.peak_per_device = peaks;
     out.peak_formula = schedule == "gpipe" ? (held ? "M (M-1 on the last device)" : "M")
                                            : (held ? "min(P-d, M) (0 on the last device)" : "min(P-d, M)");
-  } else if (schedule == "interleaved" && p.M % p.P == 0) {
+  }
+  PredictZoo(schedule, p, *f, *b, out);
+  if (schedule == "interleaved" && p.M % p.P == 0) {
     out.makespan = (std::int64_t{p.v} * p.M + p.P - 1) * fb;
     out.makespan_formula = "(vM+P-1)(F+B) per chunk";
     out.bubble_ratio = Ratio::Of(p.P - 1, std::int64_t{p.v} * p.M);

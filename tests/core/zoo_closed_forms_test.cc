@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <string>
 
+#include "ppsim/closed_forms.h"
 #include "ppsim/metrics.h"
 #include "ppsim/simulate.h"
 
@@ -176,6 +177,40 @@ TEST(ZooClosedForms, DualPipeActivations) {
                                                     r.metrics.peak_activations_per_device.end());
         EXPECT_EQ(peak, pp + 1) << Label(name, p);
       }
+}
+
+}  // namespace
+}  // namespace ppsim
+
+namespace ppsim {
+namespace {
+
+// What `compare` prints beside the zoo's runs agrees with the simulation
+// wherever it predicts anything.
+TEST(ZooClosedForms, PredictionsMatchWhereGiven) {
+  int predicted = 0;
+  for (const char* name : {"1f1b", "zb-h1", "zb-h2", "dualpipe", "dualpipev"})
+    for (int P = 2; P <= 6; P += 2)
+      for (int M = 2 * P; M <= 3 * P; M += 2)
+        for (Tick f : {1, 2})
+          for (Tick b : {1, 2})
+            for (Tick w : {1, 2}) {
+              Problem p = Sized(P, M, f, b, w);
+              p.costs.fb = {f};
+              Result<Timeline> t = Simulate(name, p);
+              ASSERT_TRUE(t.ok());
+              const Metrics m = Measure(*t);
+              const Prediction pr = Predict(name, t->problem);
+              if (pr.span_idle) {
+                EXPECT_EQ(*pr.span_idle, MaxSpanIdle(m)) << Label(name, p);
+                ++predicted;
+              }
+              if (pr.device_idle) {
+                EXPECT_EQ(*pr.device_idle, MaxDeviceIdle(m)) << Label(name, p);
+                ++predicted;
+              }
+            }
+  EXPECT_GT(predicted, 100);
 }
 
 }  // namespace
