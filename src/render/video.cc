@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "child_process.h"
+#include "h264_repeat.h"
 #include "ppsim/render/frame_painter.h"
 #include "ppsim/render/temp_file.h"
 
@@ -24,14 +25,19 @@ std::vector<std::string> FfmpegArgs(const std::string& program, const DisplayLis
   std::vector<std::string> a = {program, "-hide_banner", "-loglevel", "error", "-nostdin", "-y",
                                 "-f", "rawvideo", "-pix_fmt", "bgra",
                                 "-s", std::to_string(list.width) + "x" + std::to_string(list.height),
-                                "-framerate", std::to_string(p.fps) + "/" + std::to_string(p.frames_per_tick),
+                                // MP4: the coded stream's timing says fps (its pictures are repeated later).
+                                "-framerate", std::to_string(p.fps) + "/" +
+                                    std::to_string(o.format == VideoFormat::kMp4 ? 1 : p.frames_per_tick),
                                 "-i", "pipe:0"};
   const std::string fps = std::to_string(p.fps);
   switch (o.format) {
     case VideoFormat::kMp4:
+      // One coded picture per image; the repeats are spliced in afterwards
+      // (see EncodeMp4). One reference frame, no B-frames, CAVLC: what the
+      // splice supports.
       a.insert(a.end(), {"-c:v", "libx264", "-preset", "ultrafast", "-tune", "animation", "-crf", "20",
-                         "-pix_fmt", "yuv420p", "-r", fps, "-fps_mode", "cfr",  //
-                         "-movflags", "+faststart", "-f", "mp4"});
+                         "-bf", "0", "-refs", "1", "-coder", "cavlc", "-pix_fmt", "yuv420p",
+                         "-fps_mode", "passthrough", "-f", "h264"});
       break;
     case VideoFormat::kWebm:
       a.insert(a.end(), {"-c:v", "libvpx-vp9", "-pix_fmt", "yuv420p", "-r", fps, "-fps_mode", "vfr",  //
@@ -66,14 +72,16 @@ void ShowProgress(long long done, long long total) {
   std::fflush(stderr);
 }
 
-// One image per tick, the last one again until the hold is covered; false
-// if ffmpeg stopped reading.
+// One image per tick, the last one again until the hold is covered (an MP4
+// gets each image once: its repeats are spliced in later); false if ffmpeg
+// stopped reading.
 bool PipeFrames(const DisplayList& list, const VideoOptions& options, ChildProcess& ffmpeg) {
   const Pacing& p = options.pacing;
   long long hold_inputs = (p.hold_frames + p.frames_per_tick - 1) / p.frames_per_tick;
   // WebM keeps one frame per input image (variable rate) and drops the last
   // image's own duration: one more copy ends the hold on time.
   if (options.format == VideoFormat::kWebm) ++hold_inputs;
+  if (options.format == VideoFormat::kMp4) hold_inputs = 0;
   const long long total = list.last_tick + 1 + hold_inputs;
   long long written = 0;
   FramePainter painter(list);
@@ -89,6 +97,78 @@ bool PipeFrames(const DisplayList& list, const VideoOptions& options, ChildProce
   return true;
 }
 
+// Runs `argv` (ffmpeg writing `tmp`), feeding it with `feed`; on failure
+// removes `tmp` and says why, naming `path`.
+template <typename Feed>
+Error RunFfmpeg(const std::vector<std::string>& argv, const std::string& tmp, const std::string& path,
+                bool progress, Feed feed) {
+  Result<std::unique_ptr<ChildProcess>> ffmpeg = ChildProcess::Spawn(argv, kInstallHint);
+  if (!ffmpeg.ok()) {
+    unlink(tmp.c_str());
+    return ffmpeg.error();
+  }
+  const bool piped = feed(**ffmpeg);
+  const std::string how = (*ffmpeg)->Finish();
+  if (!piped || !how.empty()) {
+    const std::string log = (*ffmpeg)->ErrorOutput();
+    unlink(tmp.c_str());
+    if (progress) std::fprintf(stderr, "\n");
+    return Fail(ErrorCode::kIo, "ffmpeg failed writing " + path + " (" + (how.empty() ? "stopped reading" : how) +
+                                    ")" + (log.empty() ? "" : ": " + log));
+  }
+  return Error{ErrorCode::kOk, ""};
+}
+
+Result<std::string> ReadAndRemove(const std::string& file) {
+  std::string bytes;
+  FILE* f = std::fopen(file.c_str(), "rb");
+  if (f == nullptr) return Fail(ErrorCode::kIo, "cannot read " + file + ": " + std::strerror(errno));
+  char buf[1 << 16];
+  size_t n = 0;
+  while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) bytes.append(buf, n);
+  const bool failed = std::ferror(f) != 0;
+  std::fclose(f);
+  unlink(file.c_str());
+  if (failed) return Fail(ErrorCode::kIo, "cannot read " + file);
+  return bytes;
+}
+
+// The MP4 in two steps: x264 codes each distinct image once (an H.264
+// stream in a temporary file); each picture is then repeated to its number
+// of output frames by all-skip P pictures (h264_repeat.h), and ffmpeg puts
+// the stream, at the output rate, into the MP4 without re-encoding. The file
+// is constant frame rate at fps, and x264 never sees a repeated frame.
+Error EncodeMp4(const std::string& program, const DisplayList& list, const VideoOptions& options,
+                const std::string& path, const std::string& tmp) {
+  Result<std::string> h264_tmp = MakeTempBeside(path);
+  if (!h264_tmp.ok()) return h264_tmp.error();
+  Error e = RunFfmpeg(FfmpegArgs(program, list, options, *h264_tmp), *h264_tmp, path, options.progress,
+                      [&](ChildProcess& ffmpeg) { return PipeFrames(list, options, ffmpeg); });
+  if (e.code != ErrorCode::kOk) return e;
+  Result<std::string> coded = ReadAndRemove(*h264_tmp);
+  if (!coded.ok()) return coded.error();
+  const Pacing& p = options.pacing;
+  std::vector<long long> copies(static_cast<size_t>(list.last_tick) + 1, p.frames_per_tick);
+  copies.back() += p.hold_frames;
+  Result<std::string> stream = RepeatPictures(*coded, copies);
+  if (!stream.ok()) return Fail(ErrorCode::kIo, "cannot write " + path + ": " + stream.error().message);
+  // A raw H.264 stream's timestamps come in 1/1200000 s, not always a whole
+  // frame apart: frame N is stamped N/fps exactly, in a time base of fps
+  // doubled up to >= 10000 (what ffmpeg picks when it encodes).
+  int timescale = p.fps;
+  while (timescale < 10000) timescale *= 2;
+  const std::string step = std::to_string(timescale / p.fps);
+  const std::vector<std::string> mux = {program, "-hide_banner", "-loglevel", "error", "-nostdin", "-y",
+                                        "-f", "h264", "-framerate", std::to_string(p.fps), "-i", "pipe:0",
+                                        "-c:v", "copy", "-bsf:v",
+                                        "setts=ts=N*" + step + ":duration=" + step + ":time_base=1/" +
+                                            std::to_string(timescale),
+                                        "-movflags", "+faststart", "-f", "mp4",
+                                        "-fflags", "+bitexact", "-flags:v", "+bitexact", "-map_metadata", "-1", tmp};
+  return RunFfmpeg(mux, tmp, path, options.progress,
+                   [&](ChildProcess& ffmpeg) { return ffmpeg.Write(stream->data(), stream->size()); });
+}
+
 }  // namespace
 
 Error EncodeVideo(const DisplayList& list, const std::string& path, const VideoOptions& options) {
@@ -100,20 +180,13 @@ Error EncodeVideo(const DisplayList& list, const std::string& path, const VideoO
   if (program.empty()) return Fail(ErrorCode::kMissingTool, options.ffmpeg + " not found on PATH: " + kInstallHint);
   Result<std::string> tmp = MakeTempBeside(path);
   if (!tmp.ok()) return tmp.error();
-  Result<std::unique_ptr<ChildProcess>> ffmpeg =
-      ChildProcess::Spawn(FfmpegArgs(program, list, options, *tmp), kInstallHint);
-  if (!ffmpeg.ok()) {
+  Error e = options.format == VideoFormat::kMp4
+                ? EncodeMp4(program, list, options, path, *tmp)
+                : RunFfmpeg(FfmpegArgs(program, list, options, *tmp), *tmp, path, options.progress,
+                            [&](ChildProcess& ffmpeg) { return PipeFrames(list, options, ffmpeg); });
+  if (e.code != ErrorCode::kOk) {
     unlink(tmp->c_str());
-    return ffmpeg.error();
-  }
-  const bool piped = PipeFrames(list, options, **ffmpeg);
-  const std::string how = (*ffmpeg)->Finish();
-  if (!piped || !how.empty()) {
-    const std::string log = (*ffmpeg)->ErrorOutput();
-    unlink(tmp->c_str());
-    if (options.progress) std::fprintf(stderr, "\n");
-    return Fail(ErrorCode::kIo, "ffmpeg failed writing " + path + " (" + (how.empty() ? "stopped reading" : how) +
-                                    ")" + (log.empty() ? "" : ": " + log));
+    return e;
   }
   if (std::rename(tmp->c_str(), path.c_str()) != 0) {
     const std::string why = std::strerror(errno);

@@ -85,6 +85,41 @@ TEST_F(VideoTest, WebmAndGifLastAsLongAsTheMp4) {
   EXPECT_EQ(Slurp(gif).substr(0, 6), "GIF89a");
 }
 
+std::string Output(const std::string& cmd) {
+  FILE* f = popen(cmd.c_str(), "r");
+  std::string out;
+  if (f == nullptr) return out;
+  char buf[4096];
+  size_t n = 0;
+  while ((n = fread(buf, 1, sizeof buf, f)) > 0) out.append(buf, n);
+  pclose(f);
+  return out;
+}
+
+// Each image is coded once and held by copies: the file is still constant
+// frame rate at --fps, every tick lasts exactly frames_per_tick frames, in
+// order, and the final frame the 3 s hold on top.
+TEST_F(VideoTest, Mp4IsConstantRateWithEveryTickHeldItsFrames) {
+  const fs::path a = dir_ / "a.mp4";
+  Error e = EncodeVideo(list_, a, options_);
+  ASSERT_EQ(e.code, ErrorCode::kOk) << e.message;
+  EXPECT_EQ(Output("ffprobe -v error -select_streams v -show_entries stream=codec_name,pix_fmt,r_frame_rate,"
+                "avg_frame_rate,nb_frames -of csv=p=0 " + a.string()),
+            "h264,yuv420p,10/1,10/1,125\n");  // (19 ticks x 5 + 30) frames at 10 fps
+  // Runs of identical decoded frames: one per tick, in tick order.
+  std::istringstream md5s(Output("ffmpeg -v error -i " + a.string() + " -f framemd5 -"));
+  std::vector<std::pair<std::string, int>> runs;
+  for (std::string line; std::getline(md5s, line);) {
+    if (line.empty() || line[0] == '#') continue;
+    const std::string hash = line.substr(line.rfind(',') + 1);
+    if (runs.empty() || runs.back().first != hash) runs.push_back({hash, 0});
+    ++runs.back().second;
+  }
+  ASSERT_EQ(runs.size(), 19u);
+  for (size_t t = 0; t + 1 < runs.size(); ++t) EXPECT_EQ(runs[t].second, 5) << "tick " << t;
+  EXPECT_EQ(runs.back().second, 5 + 30);
+}
+
 TEST_F(VideoTest, MissingFfmpegSaysWhatToInstall) {
   const fs::path out = dir_ / "out.mp4";
   std::ofstream(out) << "previous";

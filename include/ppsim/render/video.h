@@ -1,7 +1,8 @@
 // Video by ffmpeg: frames painted by FramePainter are piped to an `ffmpeg`
 // child (spawned with an argument vector, no shell) as raw BGRA, one image
-// per tick at fps / frames_per_tick, ffmpeg repeating each to the output
-// rate. ffmpeg writes a temporary file next to the output, renamed into
+// per tick. An MP4 codes each image once and holds it by skipped P pictures
+// (constant frame rate at fps); WebM and GIF get the final image again for
+// the hold. ffmpeg writes a temporary file next to the output, renamed into
 // place only when ffmpeg exits 0; on failure its error output is shown.
 // Encoder flags are bitexact, so the same list gives the same bytes.
 #pragma once
