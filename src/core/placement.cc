@@ -44,6 +44,12 @@ struct Row {
   int dep_device = -1;  // device holding the dependency
 };
 
+// An overlapped F+B pair runs as one compound op.
+Tick PairDuration(const Problem& problem, const OpSpace& space, const Slot& pair) {
+  const Op a = space.At(pair.op), b = space.At(pair.overlapped);
+  return a.kind == OpKind::kF ? problem.costs.Overlapped(a.stage, b.stage) : problem.costs.Overlapped(b.stage, a.stage);
+}
+
 struct Parked {
   OpId waits_on;
   int device;
@@ -110,13 +116,10 @@ Error PlaceInto(const Problem& problem, Schedule&& schedule, Timeline& t) {
   }
 
   t.problem = problem;
-  if (space.split() == 0)
-    t.start.resize(n);  // every id below n is scheduled (CheckComplete), so no fill
-  else
-    t.start.assign(n, -1);  // two chains: ids of ops that do not exist stay -1
+  t.start.resize(n);    // filled from the ends once everything is placed
   t.end.assign(n, -1);  // -1: not placed yet
-  Tick* const start = t.start.data();
   Tick* const end = t.end.data();
+  std::vector<Slot> pairs;  // overlapped pairs: their start is not end - own cost
   const FastDiv by_s(static_cast<std::uint32_t>(S));
   const OpId two_m = 2 * M;
   // The row of `id` and its dependency (microbatch-major ids, see op.h).
@@ -177,13 +180,10 @@ Error PlaceInto(const Problem& problem, Schedule&& schedule, Timeline& t) {
           if (e < 0) { blocked_on = dep2; blocked_device = r2.dep_device; break; }
           ready = std::max(ready, e + r2.latency);
         }
-        const Op a = space.At(slot.op), b = space.At(slot.overlapped);
-        duration = a.kind == OpKind::kF ? problem.costs.Overlapped(a.stage, b.stage)
-                                        : problem.costs.Overlapped(b.stage, a.stage);
-        start[slot.overlapped] = ready;
+        duration = PairDuration(problem, space, slot);
         end[slot.overlapped] = ready + duration;
+        pairs.push_back(slot);
       }
-      start[slot.op] = ready;
       now = end[slot.op] = ready + duration;
     }
     cursor[d] = i;
@@ -210,6 +210,18 @@ Error PlaceInto(const Problem& problem, Schedule&& schedule, Timeline& t) {
   if (finished != P)
     return Fail(ErrorCode::kDeadlock, DeadlockMessage(problem, space, schedule, cursor, waits_on));
 
+
+  // Starts, in one sequential pass: the hot loop above writes only ends.
+  Tick* const start = t.start.data();
+  for (OpId q = 0; q < static_cast<OpId>(n / S); ++q) {
+    const Row* row = &rows[(q < two_m ? (q & 1) : 2) * S];
+    for (OpId s = 0; s < S; ++s) {
+      const OpId id = q * S + s;
+      start[id] = end[id] < 0 ? -1 : end[id] - row[s].duration;  // -1: no such op (DualPipe)
+    }
+  }
+  for (const Slot& pair : pairs)
+    start[pair.op] = start[pair.overlapped] = end[pair.op] - PairDuration(problem, space, pair);
 
   Tick makespan = 0;
   for (int d = 0; d < P; ++d) makespan = std::max(makespan, free_at[d]);
