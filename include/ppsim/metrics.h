@@ -18,6 +18,10 @@ struct Metrics {
   double bubble_rate_span = 0;  // Zero Bubble paper: (max span - ideal) / max span
   std::vector<Tick> busy_per_device;
   std::vector<Tick> span_per_device;  // last end - first start
+  // The largest idle time inside one device's span (the Zero Bubble paper's
+  // bubble) and of one device over the whole makespan (DualPipe's).
+  Tick max_span_idle = 0;
+  Tick max_device_idle = 0;
   std::int64_t transfers = 0;   // dependencies that cross devices
   std::int64_t peak_activations = 0;
   std::vector<std::int64_t> peak_activations_per_device;

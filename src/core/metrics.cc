@@ -28,6 +28,10 @@ Metrics Measure(const Timeline& t) {
     m.busy += m.busy_per_device[d];
   }
   m.idle = p.P * m.makespan - m.busy;
+  for (int d = 0; d < p.P; ++d) {
+    m.max_span_idle = std::max(m.max_span_idle, m.span_per_device[d] - m.busy_per_device[d]);
+    m.max_device_idle = std::max(m.max_device_idle, m.makespan - m.busy_per_device[d]);
+  }
   if (m.busy > 0) m.bubble_ratio = static_cast<double>(m.idle) / static_cast<double>(m.busy);
   if (m.makespan > 0) m.bubble_fraction = static_cast<double>(m.idle) / static_cast<double>(p.P * m.makespan);
   // Zero Bubble's bubble rate: the longest device span against the ideal

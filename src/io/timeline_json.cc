@@ -45,6 +45,8 @@ json SimulationJson(const Timeline& t, const Metrics& m) {
       {"bubble_fraction", m.bubble_fraction},
       {"bubble_rate_span", m.bubble_rate_span},
       {"transfers", m.transfers},
+      {"max_span_idle", m.max_span_idle},
+      {"max_device_idle", m.max_device_idle},
       {"peak_activations", m.peak_activations},
       {"peak_activations_per_device", m.peak_activations_per_device},
   };

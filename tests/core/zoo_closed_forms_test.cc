@@ -36,20 +36,7 @@ Problem Sized(int P, int M, Tick f, Tick b, Tick w = 1) {
   return p;
 }
 
-// Zero Bubble's measure: the largest idle time inside one device's span.
-Tick MaxSpanIdle(const Metrics& m) {
-  Tick idle = 0;
-  for (size_t d = 0; d < m.span_per_device.size(); ++d)
-    idle = std::max(idle, m.span_per_device[d] - m.busy_per_device[d]);
-  return idle;
-}
 
-// DualPipe's measure: the largest idle time of one device over the makespan.
-Tick MaxDeviceIdle(const Metrics& m) {
-  Tick idle = 0;
-  for (Tick busy : m.busy_per_device) idle = std::max(idle, m.makespan - busy);
-  return idle;
-}
 
 std::string Label(const char* name, const Problem& p) {
   return std::string(name) + " P=" + std::to_string(p.P) + " M=" + std::to_string(p.M) + " F=" +
@@ -112,13 +99,13 @@ TEST(ZooClosedForms, ZeroBubbleHandcraftedBubbles) {
         for (Tick b : {1, 2, 3})
           for (Tick w : {1, 2, 3}) {
             const Problem p = Sized(P, M, f, b, w);
-            EXPECT_EQ(MaxSpanIdle(Simulated("1f1b", Sized(P, M, f, b + w)).metrics), (P - 1) * (f + b + w))
+            EXPECT_EQ(Simulated("1f1b", Sized(P, M, f, b + w)).metrics.max_span_idle, (P - 1) * (f + b + w))
                 << Label("1f1b", p);
             if (w <= f) {
-              EXPECT_EQ(MaxSpanIdle(Simulated("zb-h1", p).metrics), (P - 1) * (f + b - w)) << Label("zb-h1", p);
+              EXPECT_EQ(Simulated("zb-h1", p).metrics.max_span_idle, (P - 1) * (f + b - w)) << Label("zb-h1", p);
             }
             if (f + b - 2 * w >= 0 && w <= f) {
-              EXPECT_EQ(MaxSpanIdle(Simulated("zb-h2", p).metrics), (P - 1) * (f + b - 2 * w)) << Label("zb-h2", p);
+              EXPECT_EQ(Simulated("zb-h2", p).metrics.max_span_idle, (P - 1) * (f + b - 2 * w)) << Label("zb-h2", p);
             }
           }
 }
@@ -159,7 +146,7 @@ TEST(ZooClosedForms, DualPipeBubble) {
             Problem p = Sized(P, M, c, c, w);
             p.costs.fb = {c};
             const int pairs = std::string(name) == "dualpipe" ? P / 2 : P;  // PP/2
-            EXPECT_EQ(MaxDeviceIdle(Simulated(name, p).metrics), (pairs - 1) * (c + c - w)) << Label(name, p);
+            EXPECT_EQ(Simulated(name, p).metrics.max_device_idle, (pairs - 1) * (c + c - w)) << Label(name, p);
           }
 }
 
@@ -202,11 +189,11 @@ TEST(ZooClosedForms, PredictionsMatchWhereGiven) {
               const Metrics m = Measure(*t);
               const Prediction pr = Predict(name, t->problem);
               if (pr.span_idle) {
-                EXPECT_EQ(*pr.span_idle, MaxSpanIdle(m)) << Label(name, p);
+                EXPECT_EQ(*pr.span_idle, m.max_span_idle) << Label(name, p);
                 ++predicted;
               }
               if (pr.device_idle) {
-                EXPECT_EQ(*pr.device_idle, MaxDeviceIdle(m)) << Label(name, p);
+                EXPECT_EQ(*pr.device_idle, m.max_device_idle) << Label(name, p);
                 ++predicted;
               }
             }

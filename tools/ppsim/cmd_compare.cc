@@ -37,20 +37,7 @@ std::string Join(const std::vector<std::int64_t>& v) {
 
 std::string Check(bool ok) { return ok ? "✓" : "✗"; }
 
-// Zero Bubble's bubble: the largest idle time inside one device's span.
-Tick MaxSpanIdle(const Metrics& m) {
-  Tick idle = 0;
-  for (size_t d = 0; d < m.span_per_device.size(); ++d)
-    idle = std::max(idle, m.span_per_device[d] - m.busy_per_device[d]);
-  return idle;
-}
 
-// DualPipe's bubble: the largest idle time of one device over the makespan.
-Tick MaxDeviceIdle(const Metrics& m) {
-  Tick idle = 0;
-  for (Tick busy : m.busy_per_device) idle = std::max(idle, m.makespan - busy);
-  return idle;
-}
 
 std::string Text(const std::vector<Row>& rows) {
   std::ostringstream out;
@@ -92,19 +79,19 @@ std::string Text(const std::vector<Row>& rows) {
   line("bubble_fraction", [](const Row& r) {
     char b[32]; std::snprintf(b, sizeof b, "%.4f", r.metrics.bubble_fraction); return std::string(b); }, none);
   line("transfers", [](const Row& r) { return std::to_string(r.metrics.transfers); }, none);
-  line("max idle in a device span", [](const Row& r) { return std::to_string(MaxSpanIdle(r.metrics)); },
+  line("max idle in a device span", [](const Row& r) { return std::to_string(r.metrics.max_span_idle); },
        [](const Row& r) {
          const auto& pr = r.prediction;
          if (!pr.span_idle) return std::string();
          return "  " + pr.span_idle_formula + " = " + std::to_string(*pr.span_idle) + " " +
-                Check(*pr.span_idle == MaxSpanIdle(r.metrics));
+                Check(*pr.span_idle == r.metrics.max_span_idle);
        });
-  line("max idle of a device", [](const Row& r) { return std::to_string(MaxDeviceIdle(r.metrics)); },
+  line("max idle of a device", [](const Row& r) { return std::to_string(r.metrics.max_device_idle); },
        [](const Row& r) {
          const auto& pr = r.prediction;
          if (!pr.device_idle) return std::string();
          return "  " + pr.device_idle_formula + " = " + std::to_string(*pr.device_idle) + " " +
-                Check(*pr.device_idle == MaxDeviceIdle(r.metrics));
+                Check(*pr.device_idle == r.metrics.max_device_idle);
        });
   line("peak activations (cluster)", [](const Row& r) { return std::to_string(r.metrics.peak_activations); }, none);
   line("peak per device", [](const Row& r) { return Join(r.metrics.peak_activations_per_device); }, none);
@@ -145,8 +132,8 @@ nlohmann::json Json(const std::vector<Row>& rows) {
     if (r.prediction.makespan) pred["makespan"] = {{"formula", r.prediction.makespan_formula}, {"value", *r.prediction.makespan}};
     if (r.prediction.bubble_ratio)
       pred["bubble_ratio"] = {{"formula", r.prediction.bubble_formula}, {"value", r.prediction.bubble_ratio->ToString()}};
-    j["max_span_idle"] = MaxSpanIdle(m);
-    j["max_device_idle"] = MaxDeviceIdle(m);
+    j["max_span_idle"] = m.max_span_idle;
+    j["max_device_idle"] = m.max_device_idle;
     if (r.prediction.span_idle)
       pred["max_span_idle"] = {{"formula", r.prediction.span_idle_formula}, {"value", *r.prediction.span_idle}};
     if (r.prediction.device_idle)
