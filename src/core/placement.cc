@@ -50,11 +50,6 @@ Tick PairDuration(const Problem& problem, const OpSpace& space, const Slot& pair
   return a.kind == OpKind::kF ? problem.costs.Overlapped(a.stage, b.stage) : problem.costs.Overlapped(b.stage, a.stage);
 }
 
-struct Parked {
-  OpId waits_on;
-  int device;
-};
-
 std::string DeadlockMessage(const Problem& problem, const OpSpace& space, const Schedule& schedule,
                             const std::vector<size_t>& cursor, const std::vector<OpId>& waits_on) {
   // Follow device -> device holding the op it waits on, until one repeats.
@@ -135,23 +130,38 @@ Error PlaceInto(const Problem& problem, Schedule&& schedule, Timeline& t) {
     return rows[2 * S + stage];
   };
 
+  // Per device: its queue, how far it got, when it is free and, while
+  // parked, the op it waits on. Devices parked on an op of device e form an
+  // intrusive list from lanes[e].parked_head, so parking and waking allocate
+  // nothing; a device is runnable, parked or finished, so P slots hold every
+  // runnable one.
+  struct Lane {
+    const Slot* queue = nullptr;
+    size_t size = 0;
+    size_t cursor = 0;
+    Tick free_at = 0;
+    OpId waits_on = kNoOp;
+    int parked_head = -1;
+    int next_parked = -1;
+  };
   const int P = problem.P;
-  std::vector<size_t> cursor(P, 0);
-  std::vector<Tick> free_at(P, 0);
-  std::vector<OpId> waits_on(P, kNoOp);
-  std::vector<std::vector<Parked>> parked(P);  // parked[e]: devices waiting on an op of e
-  std::vector<int> runnable;
-  runnable.reserve(P);
-  for (int d = P - 1; d >= 0; --d) runnable.push_back(d);
+  std::vector<Lane> lanes(P);
+  std::vector<int> runnable(P);
+  int top = 0;
+  for (int d = P - 1; d >= 0; --d) {
+    lanes[d].queue = schedule.devices[d].data();
+    lanes[d].size = schedule.devices[d].size();
+    runnable[top++] = d;
+  }
   int finished = 0;
 
-  while (!runnable.empty()) {
-    const int d = runnable.back();
-    runnable.pop_back();
-    const std::vector<Slot>& queue = schedule.devices[d];
-    const size_t size = queue.size();
-    size_t i = cursor[d];
-    Tick now = free_at[d];
+  while (top > 0) {
+    const int d = runnable[--top];
+    Lane& lane = lanes[d];
+    const Slot* const queue = lane.queue;
+    const size_t size = lane.size;
+    size_t i = lane.cursor;
+    Tick now = lane.free_at;
     OpId blocked_on = kNoOp;
     int blocked_device = -1;
     // A device typically places a few ops per run and resumes only after the
@@ -159,7 +169,7 @@ Error PlaceInto(const Problem& problem, Schedule&& schedule, Timeline& t) {
     // cache lines of its queue and the end ticks its coming ops will write.
     if (i + 8 < size) {
       __builtin_prefetch(&queue[i + 8]);
-      for (size_t k = i + 2; k < i + 6 && k < size; ++k) __builtin_prefetch(&end[queue[k].op], 1);
+      for (size_t k = i + 2; k < i + 6; ++k) __builtin_prefetch(&end[queue[k].op], 1);
     }
     for (; i < size; ++i) {
       const Slot slot = queue[i];
@@ -186,30 +196,36 @@ Error PlaceInto(const Problem& problem, Schedule&& schedule, Timeline& t) {
       }
       now = end[slot.op] = ready + duration;
     }
-    cursor[d] = i;
-    free_at[d] = now;
+    lane.cursor = i;
+    lane.free_at = now;
     if (i == size) {
       ++finished;
     } else {
-      waits_on[d] = blocked_on;
-      parked[blocked_device].push_back({blocked_on, d});
+      lane.waits_on = blocked_on;
+      lane.next_parked = lanes[blocked_device].parked_head;
+      lanes[blocked_device].parked_head = d;
     }
     // Wake the devices that waited on an op this run placed.
-    std::vector<Parked>& waiting = parked[d];
-    for (size_t k = 0; k < waiting.size();) {
-      if (end[waiting[k].waits_on] >= 0) {
-        waits_on[waiting[k].device] = kNoOp;
-        runnable.push_back(waiting[k].device);
-        waiting[k] = waiting.back();
-        waiting.pop_back();
+    for (int* link = &lanes[d].parked_head; *link >= 0;) {
+      Lane& waiter = lanes[*link];
+      if (end[waiter.waits_on] >= 0) {
+        runnable[top++] = *link;
+        waiter.waits_on = kNoOp;
+        *link = waiter.next_parked;
       } else {
-        ++k;
+        link = &waiter.next_parked;
       }
     }
   }
-  if (finished != P)
+  if (finished != P) {
+    std::vector<size_t> cursor(P);
+    std::vector<OpId> waits_on(P);
+    for (int d = 0; d < P; ++d) {
+      cursor[d] = lanes[d].cursor;
+      waits_on[d] = lanes[d].waits_on;
+    }
     return Fail(ErrorCode::kDeadlock, DeadlockMessage(problem, space, schedule, cursor, waits_on));
-
+  }
 
   // Starts, in one sequential pass: the hot loop above writes only ends.
   Tick* const start = t.start.data();
@@ -224,7 +240,7 @@ Error PlaceInto(const Problem& problem, Schedule&& schedule, Timeline& t) {
     start[pair.op] = start[pair.overlapped] = end[pair.op] - PairDuration(problem, space, pair);
 
   Tick makespan = 0;
-  for (int d = 0; d < P; ++d) makespan = std::max(makespan, free_at[d]);
+  for (const Lane& lane : lanes) makespan = std::max(makespan, lane.free_at);
   t.makespan = makespan;
   t.schedule = std::move(schedule);
   return Error{ErrorCode::kOk, ""};
