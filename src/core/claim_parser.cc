@@ -227,33 +227,20 @@ class ClaimParser {
     }
     return node;
   }
-  int Sum() {
+  int Sum() { return Arithmetic({Kind::kAdd, Kind::kSub}, &ClaimParser::Product); }
+  int Product() { return Arithmetic({Kind::kMul, Kind::kDiv}, &ClaimParser::Unary); }
+  // One left-associative level of arithmetic: operand (op operand)*.
+  int Arithmetic(std::initializer_list<Kind> ops, int (ClaimParser::*operand)()) {
     SkipSpace();
     const size_t from = pos_;
-    int left = Product();
+    int left = (this->*operand)();
     while (left >= 0) {
       SkipSpace();
       const size_t at = pos_;
-      const auto op = Operator({Kind::kAdd, Kind::kSub});
+      const auto op = Operator(ops);
       if (!op) break;
-      const int right = Product();
-      const char* name = *op == Kind::kAdd ? "+" : "-";
-      if (!NeedNumber(left, name, at) || !NeedNumber(right, name, at)) return -1;
-      left = Binary(*op, left, right, from);
-    }
-    return left;
-  }
-  int Product() {
-    SkipSpace();
-    const size_t from = pos_;
-    int left = Unary();
-    while (left >= 0) {
-      SkipSpace();
-      const size_t at = pos_;
-      const auto op = Operator({Kind::kMul, Kind::kDiv});
-      if (!op) break;
-      const int right = Unary();
-      const char* name = *op == Kind::kMul ? "*" : "/";
+      const int right = (this->*operand)();
+      const char* name = *op == Kind::kAdd ? "+" : *op == Kind::kSub ? "-" : *op == Kind::kMul ? "*" : "/";
       if (!NeedNumber(left, name, at) || !NeedNumber(right, name, at)) return -1;
       left = Binary(*op, left, right, from);
     }
