@@ -48,9 +48,14 @@ void BM_PlaceFresh1F1B_P64_M16384(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations() * s->op_count());
 }
 
+void BM_PlaceZBV_P64_M4096(benchmark::State& state) { PlaceBench(state, "zbv", 64, 2, 4096); }
+void BM_PlaceDualPipe_P64_M4096(benchmark::State& state) { PlaceBench(state, "dualpipe", 64, 2, 4096); }
+
 BENCHMARK(BM_Place1F1B_P64_M16384)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_PlaceInterleaved_P64_v4_M4096)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Place1F1B_Scaling)->RangeMultiplier(4)->Range(256, 16384)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_PlaceZBV_P64_M4096)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_PlaceDualPipe_P64_M4096)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_PlaceFresh1F1B_P64_M16384)->Unit(benchmark::kMillisecond);
 
 }  // namespace

@@ -1,10 +1,9 @@
-// The zoo's generators and placement in ops/s (items_per_second): each
-// order is built in O(ops) (zb-h2's unit-cost construction in O(P · ticks)),
-// then placed.
+// The zoo's generators in ops/s (items_per_second): each order is built in
+// O(ops) (zb-h2's unit-cost construction in O(P · ticks)). Their placement is
+// in placement_bench.cc.
 #include <benchmark/benchmark.h>
 
 #include "ppsim/generators.h"
-#include "ppsim/placement.h"
 
 namespace {
 
@@ -27,35 +26,12 @@ void GenerateBench(benchmark::State& state, const char* name, int P, int M, int 
   state.counters["ops"] = static_cast<double>(ops);
 }
 
-void SimulateBench(benchmark::State& state, const char* name, int P, int M) {
-  ppsim::Problem p;
-  p.P = P;
-  p.M = M;
-  ppsim::Result<ppsim::Schedule> s = ppsim::Generate(name, p);
-  if (!s.ok()) {
-    state.SkipWithError(s.error().message.c_str());
-    return;
-  }
-  const std::int64_t ops = s->op_count();
-  ppsim::Schedule schedule = std::move(*s);
-  ppsim::Timeline t;
-  for (auto _ : state) {
-    ppsim::Error e = ppsim::PlaceInto(p, std::move(schedule), t);
-    benchmark::DoNotOptimize(t.makespan);
-    schedule = std::move(t.schedule);
-    if (e.code != ppsim::ErrorCode::kOk) state.SkipWithError(e.message.c_str());
-  }
-  state.SetItemsProcessed(state.iterations() * ops);
-}
-
 void BM_GenerateZBH1_P64_M4096(benchmark::State& s) { GenerateBench(s, "zb-h1", 64, 4096); }
 void BM_GenerateZBH2_P64_M4096(benchmark::State& s) { GenerateBench(s, "zb-h2", 64, 4096); }
 void BM_GenerateZB1P_P64_v2_M4096(benchmark::State& s) { GenerateBench(s, "zb1p", 64, 4096, 2); }
 void BM_GenerateZBV_P64_M4096(benchmark::State& s) { GenerateBench(s, "zbv", 64, 4096); }
 void BM_GenerateDualPipe_P64_M4096(benchmark::State& s) { GenerateBench(s, "dualpipe", 64, 4096); }
 void BM_GenerateDualPipeV_P64_M4096(benchmark::State& s) { GenerateBench(s, "dualpipev", 64, 4096); }
-void BM_PlaceZBV_P64_M4096(benchmark::State& s) { SimulateBench(s, "zbv", 64, 4096); }
-void BM_PlaceDualPipe_P64_M4096(benchmark::State& s) { SimulateBench(s, "dualpipe", 64, 4096); }
 
 }  // namespace
 
@@ -65,5 +41,3 @@ BENCHMARK(BM_GenerateZB1P_P64_v2_M4096)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_GenerateZBV_P64_M4096)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_GenerateDualPipe_P64_M4096)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_GenerateDualPipeV_P64_M4096)->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_PlaceZBV_P64_M4096)->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_PlaceDualPipe_P64_M4096)->Unit(benchmark::kMillisecond);

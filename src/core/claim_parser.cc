@@ -159,31 +159,20 @@ class ClaimParser {
     return std::nullopt;
   }
 
-  int Or() {
+  int Or() { return Logical("or", Kind::kOr, &ClaimParser::And); }
+  int And() { return Logical("and", Kind::kAnd, &ClaimParser::Not); }
+  // One left-associative level of logic: operand (keyword operand)*.
+  int Logical(const char* keyword, Kind kind, int (ClaimParser::*operand)()) {
     SkipSpace();
     const size_t from = pos_;
-    int left = And();
+    int left = (this->*operand)();
     while (left >= 0) {
       SkipSpace();
       const size_t at = pos_;
-      if (!Keyword("or")) break;
-      const int right = And();
-      if (!NeedTruth(left, "or", at) || !NeedTruth(right, "or", at)) return -1;
-      left = Binary(Kind::kOr, left, right, from);
-    }
-    return left;
-  }
-  int And() {
-    SkipSpace();
-    const size_t from = pos_;
-    int left = Not();
-    while (left >= 0) {
-      SkipSpace();
-      const size_t at = pos_;
-      if (!Keyword("and")) break;
-      const int right = Not();
-      if (!NeedTruth(left, "and", at) || !NeedTruth(right, "and", at)) return -1;
-      left = Binary(Kind::kAnd, left, right, from);
+      if (!Keyword(keyword)) break;
+      const int right = (this->*operand)();
+      if (!NeedTruth(left, keyword, at) || !NeedTruth(right, keyword, at)) return -1;
+      left = Binary(kind, left, right, from);
     }
     return left;
   }
