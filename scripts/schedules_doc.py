@@ -34,7 +34,7 @@ out.append('''# Schedules
 Every schedule ppsim knows (`ppsim list` prints the same list with its
 preconditions), each with a terminal chart from `ppsim simulate --format
 text` and its bubble and memory against the published closed forms
-(../shared/conformance/README.md). Charts use unit costs unless the command
+(tests/data/README.md). Charts use unit costs unless the command
 says otherwise; `.` is an idle tick, a lower-case letter marks a device's
 second chunk, `--` continues the op to its left, `F3+b1` is an overlapped
 pair (one compound op), and the `held`
@@ -43,7 +43,7 @@ the allocator's view (`--hold resident`). The tests in
 tests/core/zoo_closed_forms_test.cc and tests/core/closed_forms_test.cc check
 each formula over a grid of sizes and costs, inside its assumptions; this
 page says what happens outside them. tests/core/conformance_orders_test.cc
-checks every order in ../shared/conformance/pytorch_orders_public.json op
+checks every order in tests/data/pytorch_orders_public.json op
 for op.
 
 Split-backward schedules (zb-*, zbv, dualpipe*) run B = the input-gradient

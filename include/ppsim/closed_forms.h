@@ -1,4 +1,4 @@
-// Published closed forms (../shared/conformance/README.md), for `compare` to
+// Published closed forms (tests/data/README.md), for `compare` to
 // print beside what was measured. A form is given only inside its
 // assumptions: uniform per-kind costs, no communication latency, and the
 // schedule's own condition (e.g. P | M for interleaved). Outside them the

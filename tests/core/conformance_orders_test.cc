@@ -1,4 +1,4 @@
-// Every entry of ../shared/conformance/pytorch_orders_public.json: PyTorch's
+// Every entry of tests/data/pytorch_orders_public.json: PyTorch's
 // per-rank order for a schedule and size must equal ours, op for op.
 //
 // PyTorch writes ops as <kind><microbatch>s<stage> with kinds F, B (full
@@ -92,7 +92,7 @@ std::string Around(const std::vector<std::string>& v, size_t i) {
 }
 
 TEST(Conformance, PyTorchOrdersPublic) {
-  std::ifstream in(std::string(PPSIM_SHARED_DIR) + "/conformance/pytorch_orders_public.json");
+  std::ifstream in(std::string(PPSIM_TEST_DATA_DIR) + "/pytorch_orders_public.json");
   ASSERT_TRUE(in) << "cannot read the conformance file";
   const nlohmann::json doc = nlohmann::json::parse(in);
   ASSERT_GT(doc.at("entries").size(), 0u);

@@ -1,4 +1,4 @@
-// The published closed forms (../shared/conformance/README.md), checked
+// The published closed forms (tests/data/README.md), checked
 // over a grid of sizes and costs, each inside its formula's assumptions
 // (docs/schedules.md says what happens outside them).
 #include <gtest/gtest.h>

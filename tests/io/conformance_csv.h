@@ -1,4 +1,4 @@
-// PyTorch CSV text for the entries of ../shared/conformance (the orders
+// PyTorch CSV text for the entries of tests/data/pytorch_orders_public.json (the orders
 // PyTorch's schedules produce), rows joined with "\r\n" as _dump_csv writes.
 #pragma once
 
@@ -33,7 +33,7 @@ inline std::string ToPytorchAction(const std::string& op) {
 }
 
 inline std::vector<ConformanceEntry> LoadConformance() {
-  std::ifstream in(std::string(PPSIM_SHARED_DIR) + "/conformance/pytorch_orders_public.json");
+  std::ifstream in(std::string(PPSIM_TEST_DATA_DIR) + "/pytorch_orders_public.json");
   std::stringstream buf;
   buf << in.rdbuf();
   const nlohmann::json j = nlohmann::json::parse(buf.str());
