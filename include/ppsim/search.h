@@ -1,0 +1,104 @@
+// Search: the shortest schedule under a per-device memory budget, with a
+// lower bound no schedule under that budget can beat (docs/search.md).
+//
+// The budget is counted allocator-style, per device: microbatch m's set for
+// stage s is held from the start of F(m,s) to the end of W(m,s) (of a full
+// backward when there is no W). Because a device runs one op at a time, what
+// it holds when an op starts depends only on its own order, never on time:
+// a budget is a property of the order, checked before anything is placed.
+//
+// Every schedule the search returns has a split backward (W exists); a
+// schedule with a full backward is represented, as everywhere in ppsim, by
+// its B immediately followed by its W on the same device. Fixed schedules
+// without W (1F1B, interleaved, ...) enter the search that way, so their
+// makespan is the one they have with backward cost B + W.
+//
+// Typical use:
+//   SearchOptions o;
+//   o.max_activations = 4;            // stage-sets per device
+//   o.time_limit_seconds = 2;
+//   Result<SearchResult> r = Search(problem, o);
+//   r->timeline, r->lower_bound, r->optimal ...
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "ppsim/error.h"
+#include "ppsim/problem.h"
+#include "ppsim/timeline.h"
+
+namespace ppsim {
+
+// What the search reports while it runs (to a progress callback).
+struct SearchProgress {
+  double seconds = 0;           // since the search started
+  std::int64_t evaluated = 0;   // candidate orders placed so far
+  Tick best = 0;                // best makespan so far (0 = none yet)
+  Tick lower_bound = 0;
+  std::string phase;            // "seeds", "greedy", "local", "exact"
+};
+
+struct SearchOptions {
+  // The budget in stage-sets per device (a chunk's set counts 1/v, so a
+  // device may hold max_activations·v chunk sets). 0 = no set budget: the
+  // problem's bytes model (problem.memory with a limit) is the budget.
+  // Default 0; one of the two must be given.
+  std::int64_t max_activations = 0;
+  // Wall-clock budget of the whole search, in seconds (> 0). The search
+  // returns within it (plus the final re-placement). Default 2. A longer
+  // limit can only find a shorter schedule or prove more.
+  double time_limit_seconds = 2.0;
+  // Seed of every random choice. Same seed, same problem, same result —
+  // provided the time limit is not what stops the search (a search stopped
+  // by time depends on the machine's speed); `max_evaluations` gives a
+  // machine-independent stop. Default 1.
+  std::uint64_t seed = 1;
+  // Stop after this many candidate evaluations (0 = no limit; default 0).
+  std::int64_t max_evaluations = 0;
+  // Instances with at most this many ops are searched exactly (branch and
+  // bound) once the heuristics are done; larger ones only heuristically.
+  // Default 48: every P·M ≤ 16 at v = 1. 0 disables the exact method.
+  std::int64_t exact_max_ops = 48;
+  // Called about every 0.25 s while the search runs (may be empty).
+  std::function<void(const SearchProgress&)> progress;
+};
+
+// A fixed schedule the search started from.
+struct SearchSeed {
+  std::string name;       // generator name
+  bool fits = false;      // within the budget
+  Tick makespan = 0;      // placed with a full backward where it has no W
+  std::int64_t peak = 0;  // highest per-device memory, in budget units
+};
+
+struct SearchResult {
+  Timeline timeline;         // the best schedule, placed (hold = resident)
+  Tick lower_bound = 0;      // no schedule within the budget is shorter
+  bool optimal = false;      // true only when proven: makespan == bound, or
+                             // the exact search finished
+  std::string found_by;      // "seed:zb-h1", "greedy", "local", "exact", ...
+  std::int64_t evaluated = 0;  // candidate orders placed
+  double seconds = 0;
+  std::string budget_unit;     // "stage-sets" or "bytes"
+  std::int64_t budget = 0;     // in budget_unit (stage-sets: max_activations)
+  std::vector<std::int64_t> peak_per_device;  // in budget units ×v for sets: chunk sets
+  std::vector<SearchSeed> seeds;              // every fixed schedule tried
+  // The best seed that fits, or none ("" name).
+  const SearchSeed* BestFittingSeed() const;
+};
+
+// The smallest budget with which some schedule exists: 1 stage-set (a
+// device must hold all its chunks of one microbatch at once), or in bytes
+// max over devices of static + one microbatch's activations of its stages.
+std::int64_t MinimumBudget(const Problem& problem, bool bytes);
+
+// Searches. REQUIRES: ValidateProblem(problem) ok; problem.placement loop or
+// v-shape. Errors: kInvalidValue (time limit ≤ 0, no budget given, dualpipe
+// placement), kPrecondition (budget below MinimumBudget, with that minimum
+// named).
+Result<SearchResult> Search(const Problem& problem, const SearchOptions& options);
+
+}  // namespace ppsim

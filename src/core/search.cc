@@ -1,0 +1,194 @@
+// The search: seeds (every fixed schedule that fits, the Zero Bubble
+// tool's greedy, one microbatch at a time), then greedy list scheduling
+// under many rules, then either the exact branch and bound (small
+// instances) or local search, each phase with its share of the time.
+#include "ppsim/search.h"
+
+#include <algorithm>
+
+#include "core/search_bound.h"
+#include "core/search_context.h"
+#include "core/search_exact.h"
+#include "core/search_greedy.h"
+#include "core/search_local.h"
+#include "core/search_seeds.h"
+#include "core/search_zb_greedy.h"
+#include "ppsim/placement.h"
+#include "ppsim/validate.h"
+
+namespace ppsim {
+
+const SearchSeed* SearchResult::BestFittingSeed() const {
+  const SearchSeed* best = nullptr;
+  for (const SearchSeed& s : seeds)
+    if (s.fits && (best == nullptr || s.makespan < best->makespan)) best = &s;
+  return best;
+}
+
+std::int64_t MinimumBudget(const Problem& p, bool bytes) {
+  if (!bytes) return 1;
+  std::vector<std::int64_t> need(p.P, 0);
+  for (int s = 0; s < p.stages(); ++s)
+    need[p.DeviceOf(s)] += p.memory.StaticBytes(s) + p.memory.ActivationBytes(s);
+  return *std::max_element(need.begin(), need.end());
+}
+
+namespace {
+
+using search::Budget;
+using search::Context;
+using search::kNone;
+
+Error CheckOptions(const Problem& p, const SearchOptions& o) {
+  if (!(o.time_limit_seconds > 0))
+    return Fail(ErrorCode::kInvalidValue, "time limit must be > 0 seconds, got " + std::to_string(o.time_limit_seconds));
+  if (p.placement == Placement::kDualPipe)
+    return Fail(ErrorCode::kInvalidValue, "search runs on loop or v-shape placement, not dualpipe");
+  Error e = ValidateProblem(p);
+  if (e.code != ErrorCode::kOk) return e;
+  if (o.max_activations < 0)
+    return Fail(ErrorCode::kInvalidValue, "max activations must be ≥ 1, got " + std::to_string(o.max_activations));
+  if (o.max_activations == 0 && p.memory.limit <= 0)
+    return Fail(ErrorCode::kInvalidValue, "search needs a budget: max activations, or a memory limit in bytes");
+  if (o.max_activations == 0 && !p.memory.enabled())
+    return Fail(ErrorCode::kInvalidValue, "a memory limit in bytes needs activation bytes (a cost file's memory model)");
+  if (o.max_activations == 0) {
+    const std::int64_t min = MinimumBudget(p, true);
+    if (p.memory.limit < min)
+      return Fail(ErrorCode::kPrecondition,
+                  "memory limit " + std::to_string(p.memory.limit) + " bytes is below what any schedule needs: " +
+                      "the minimum that works is " + std::to_string(min) +
+                      " (static bytes + one microbatch's activations on the fullest device)");
+  }
+  return Error{ErrorCode::kOk, ""};
+}
+
+// Every fixed schedule: recorded, and offered when it fits.
+void TrySeeds(Context& c, std::vector<SearchSeed>& seeds) {
+  for (search::NamedSchedule& n : search::FixedSchedules(c.problem())) {
+    SearchSeed seed;
+    seed.name = n.name;
+    const std::vector<std::int64_t> peaks = search::PeakUnits(c.budget(), c.problem(), n.schedule);
+    seed.peak = *std::max_element(peaks.begin(), peaks.end());
+    seed.fits = search::Fits(c.budget(), c.problem(), n.schedule);
+    seed.makespan = c.Evaluate(n.schedule);
+    if (seed.makespan == kNone) continue;
+    if (seed.fits) c.Offer(n.schedule, seed.makespan, "seed:" + n.name);
+    seeds.push_back(seed);
+  }
+  Schedule one = search::OneAtATime(c.problem());
+  c.Consider(one, "seed:one-at-a-time");
+  for (Schedule& s : search::ZbGreedyOrders(c.problem(), c.budget())) c.Consider(s, "zb-auto");
+}
+
+// The deterministic rules, then random ones.
+void TryGreedy(Context& c) {
+  const Problem& p = c.problem();
+  const std::int64_t cap = *std::max_element(c.budget().capacity.begin(), c.budget().capacity.end());
+  std::int64_t unit = *std::max_element(c.budget().units.begin(), c.budget().units.end());
+  unit = std::max<std::int64_t>(unit, 1);
+  std::vector<search::GreedyRule> rules;
+  for (int slope = 0; slope <= 1; ++slope)
+    for (int bits = 0; bits < 16; ++bits) {
+      search::GreedyRule r;
+      r.f_cap = cap;
+      r.cap_slope = slope * unit;
+      r.b_before_f = (bits & 1) == 0;
+      r.w_lookahead = (bits & 2) == 0;
+      r.deep_first = (bits & 4) == 0;
+      r.banker = (bits & 8) == 0;
+      if (p.v == 1 && !r.banker) continue;  // the same rule at one chunk
+      rules.push_back(r);
+    }
+  Schedule s;
+  for (const search::GreedyRule& r : rules) {
+    if (c.Stop()) return;
+    if (search::GreedyOrder(p, c.budget(), r, c.rng(), s)) c.Consider(s, "greedy");
+  }
+  const int random_rules = 200;
+  for (int i = 0; i < random_rules && !c.Stop(); ++i) {
+    std::mt19937_64& rng = c.rng();
+    search::GreedyRule r;
+    r.f_cap = std::max<std::int64_t>(unit, cap - static_cast<std::int64_t>(rng() % 3) * unit);
+    r.cap_slope = static_cast<std::int64_t>(rng() % 2) * unit;
+    r.b_before_f = rng() % 4 != 0;
+    r.w_lookahead = rng() & 1;
+    r.deep_first = rng() & 1;
+    r.banker = p.v == 1 || (rng() & 1);
+    r.noise = 0.02 * static_cast<double>(1 + rng() % 10);
+    if (search::GreedyOrder(p, c.budget(), r, rng, s)) c.Consider(s, "greedy");
+  }
+}
+
+// Re-places the best order, validates it and fills the result.
+Result<SearchResult> Finish(Context& c, SearchResult r) {
+  Problem p = c.problem();
+  p.hold = HoldMode::kResident;  // the budget's own accounting
+  Schedule best = c.best();
+  if (!search::Fits(c.budget(), p, best))
+    return Fail(ErrorCode::kInternal, "search: the best schedule exceeds the budget");
+  Error e = CheckComplete(p, best);
+  if (e.code != ErrorCode::kOk) return Fail(ErrorCode::kInternal, "search: " + e.message);
+  Result<Timeline> t = Place(p, std::move(best));
+  if (!t.ok()) return Fail(ErrorCode::kInternal, "search: " + t.error().message);
+  TimelineToCheck check;
+  check.P = p.P;
+  check.S = p.stages();
+  check.M = p.M;
+  check.placement = p.placement;
+  check.comm = p.comm;
+  check.costs = p.costs;
+  check.ops = t->Ops();
+  if (p.comm_hops.empty()) {
+    const std::vector<Violation> v = ValidateTimeline(check);
+    if (!v.empty()) return Fail(ErrorCode::kInternal, "search: the result does not validate: " + v[0].message);
+  }
+  r.timeline = std::move(*t);
+  r.timeline.schedule.name = "search";
+  r.peak_per_device = search::PeakUnits(c.budget(), p, r.timeline.schedule);
+  r.found_by = c.found_by();
+  r.evaluated = c.evaluated();
+  r.lower_bound = c.lower_bound();
+  r.optimal = r.optimal || r.timeline.makespan <= c.lower_bound();
+  r.seconds = c.Seconds();
+  return r;
+}
+
+}  // namespace
+
+Result<SearchResult> Search(const Problem& problem, const SearchOptions& options) {
+  Error e = CheckOptions(problem, options);
+  if (e.code != ErrorCode::kOk) return e;
+  const bool bytes = options.max_activations == 0;
+  Budget budget = bytes ? search::ByteBudget(problem) : search::SetBudget(problem, options.max_activations);
+  SearchResult r;
+  r.budget_unit = budget.unit;
+  r.budget = bytes ? problem.memory.limit : options.max_activations;
+  Context c(problem, options, std::move(budget));
+  c.set_lower_bound(search::LowerBound(problem, c.budget()).Max());
+
+  const double limit = options.time_limit_seconds;
+  c.set_phase("seeds");
+  TrySeeds(c, r.seeds);
+  c.set_phase("greedy");
+  c.set_phase_deadline(0.3 * limit);
+  TryGreedy(c);
+  const bool small = problem.Space().size() <= options.exact_max_ops;
+  if (small && !c.Stopped()) {
+    c.set_phase("exact");
+    c.set_phase_deadline(0.9 * limit);
+    const bool finished = search::ExactSearch(c);
+    r.optimal = finished && !c.Stopped();
+    if (finished && c.Proven()) r.optimal = true;
+    // A finished search proves the best optimal: the bound rises to it.
+    if (r.optimal) c.set_lower_bound(c.best_makespan());
+  }
+  if (!r.optimal && !c.Stopped()) {
+    c.set_phase("local");
+    c.set_phase_deadline(limit);
+    search::LocalSearch(c);
+  }
+  return Finish(c, std::move(r));
+}
+
+}  // namespace ppsim

@@ -1,0 +1,63 @@
+#include "core/search_context.h"
+
+#include "ppsim/placement.h"
+
+namespace ppsim::search {
+
+Context::Context(const Problem& problem, const SearchOptions& options, Budget budget)
+    : problem_(problem), options_(options), budget_(std::move(budget)), rng_(options.seed),
+      start_(std::chrono::steady_clock::now()) {}
+
+double Context::Seconds() const {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+}
+
+Tick Context::Evaluate(Schedule& s) {
+  ++evaluated_;
+  const Error e = PlaceInto(problem_, std::move(s), scratch_);
+  if (e.code != ErrorCode::kOk) return kNone;  // PlaceInto left `s` where it was
+  s = std::move(scratch_.schedule);
+  return scratch_.makespan;
+}
+
+Tick Context::Consider(Schedule& s, const std::string& found_by) {
+  if (!Fits(budget_, problem_, s)) return kNone;
+  const Tick makespan = Evaluate(s);
+  if (makespan != kNone) Offer(s, makespan, found_by);
+  return makespan;
+}
+
+bool Context::Offer(const Schedule& s, Tick makespan, const std::string& found_by) {
+  if (best_makespan_ != kNone && makespan >= best_makespan_) return false;
+  best_ = s;
+  best_makespan_ = makespan;
+  found_by_ = found_by;
+  return true;
+}
+
+bool Context::Stop() {
+  if (stopped_) return true;
+  if (Proven()) return stopped_ = true;
+  if (options_.max_evaluations > 0 && evaluated_ >= options_.max_evaluations) return stopped_ = true;
+  // The clock is read every 64 calls: the methods call Stop() per candidate or node.
+  if ((++calls_ & 63) != 0) return phase_over_;
+  const double seconds = Seconds();
+  if (seconds >= options_.time_limit_seconds) return stopped_ = true;
+  if (seconds >= next_report_) MaybeReport();
+  phase_over_ = seconds >= phase_deadline_;
+  return phase_over_;
+}
+
+void Context::MaybeReport() {
+  next_report_ = Seconds() + 0.25;
+  if (!options_.progress) return;
+  SearchProgress p;
+  p.seconds = Seconds();
+  p.evaluated = evaluated_;
+  p.best = best_makespan_ == kNone ? 0 : best_makespan_;
+  p.lower_bound = lower_bound_;
+  p.phase = phase_;
+  options_.progress(p);
+}
+
+}  // namespace ppsim::search

@@ -1,0 +1,85 @@
+// The state every search method shares: the problem, the budget, the bound,
+// the best schedule so far, the clock and the random source. One method
+// hands a candidate order to Consider(), which places it (the fast placer is
+// the oracle), keeps it if it fits and is shorter, and counts it.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "core/search_budget.h"
+#include "ppsim/search.h"
+#include "ppsim/timeline.h"
+
+namespace ppsim::search {
+
+inline constexpr Tick kNone = -1;
+
+class Context {
+ public:
+  Context(const Problem& problem, const SearchOptions& options, Budget budget);
+
+  const Problem& problem() const { return problem_; }
+  const Budget& budget() const { return budget_; }
+  const SearchOptions& options() const { return options_; }
+  std::mt19937_64& rng() { return rng_; }
+
+  // Places `s` (taken back afterwards, unchanged): its makespan, or kNone
+  // when it deadlocks. Counts one evaluation. Does not check the budget.
+  Tick Evaluate(Schedule& s);
+  // Start and end ticks (by OpId) of the last schedule Evaluate placed.
+  const std::vector<Tick>& last_start() const { return scratch_.start; }
+  const std::vector<Tick>& last_end() const { return scratch_.end; }
+  // Evaluate + budget check + keep if strictly shorter than the best.
+  // Returns the makespan (kNone if it deadlocks or does not fit).
+  Tick Consider(Schedule& s, const std::string& found_by);
+  // Keeps an already evaluated, fitting schedule if strictly shorter.
+  bool Offer(const Schedule& s, Tick makespan, const std::string& found_by);
+
+  Tick best_makespan() const { return best_makespan_; }
+  const Schedule& best() const { return best_; }
+  const std::string& found_by() const { return found_by_; }
+  std::int64_t evaluated() const { return evaluated_; }
+  Tick lower_bound() const { return lower_bound_; }
+  void set_lower_bound(Tick bound) { lower_bound_ = bound; }
+  // True once the best meets the bound: nothing left to find.
+  bool Proven() const { return best_makespan_ != kNone && best_makespan_ <= lower_bound_; }
+
+  double Seconds() const;
+  // True when the time or evaluation limit is reached, the best is proven,
+  // or the current phase's deadline (seconds since the start) has passed.
+  bool Stop();
+  void set_phase_deadline(double seconds) {
+    phase_deadline_ = seconds;
+    phase_over_ = Seconds() >= seconds;
+  }
+  // True once the whole search must end (not just the phase).
+  bool Stopped() const { return stopped_; }
+  void set_phase(const std::string& phase) { phase_ = phase; }
+
+ private:
+  void MaybeReport();
+
+  Problem problem_;
+  SearchOptions options_;
+  Budget budget_;
+  std::mt19937_64 rng_;
+  Timeline scratch_;
+  Schedule best_;
+  Tick best_makespan_ = kNone;
+  std::string found_by_;
+  std::int64_t evaluated_ = 0;
+  Tick lower_bound_ = 0;
+  std::chrono::steady_clock::time_point start_;
+  double next_report_ = 1.0;  // first progress line after about a second
+  std::string phase_ = "seeds";
+  bool stopped_ = false;
+  double phase_deadline_ = 1e300;
+  bool phase_over_ = false;
+  std::int64_t calls_ = 0;
+};
+
+}  // namespace ppsim::search
