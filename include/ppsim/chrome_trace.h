@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <string>
 
+#include "ppsim/json_out.h"
 #include "ppsim/timeline.h"
 
 namespace ppsim {
@@ -26,6 +27,9 @@ struct ChromeTraceOptions {
 };
 
 // The whole file. Deterministic: the same timeline gives the same bytes.
+// Times are exact (tick × tick_us in 128-bit arithmetic, never overflowing).
 std::string ChromeTraceJson(const Timeline& timeline, const ChromeTraceOptions& options = {});
+// The same, streamed into `out` as it is produced. Returns out.ok().
+bool WriteChromeTrace(JsonOut& out, const Timeline& timeline, const ChromeTraceOptions& options = {});
 
 }  // namespace ppsim

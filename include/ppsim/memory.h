@@ -33,6 +33,8 @@ struct HoldInterval {
 };
 HoldInterval HeldInterval(const Timeline& t, HoldMode hold, int microbatch, int stage);
 
-Activations MeasureActivations(const Timeline& timeline, HoldMode hold);
+// The peaks always; the step series (per_device, cluster) only when `series`
+// (otherwise they stay empty). O(ops) with no sort; see memory.cc.
+Activations MeasureActivations(const Timeline& timeline, HoldMode hold, bool series = true);
 
 }  // namespace ppsim

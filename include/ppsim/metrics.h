@@ -25,9 +25,18 @@ struct Metrics {
   std::int64_t transfers = 0;   // dependencies that cross devices
   std::int64_t peak_activations = 0;
   std::vector<std::int64_t> peak_activations_per_device;
-  Activations activations;  // the time series (with the problem's HoldMode)
+  Activations activations;  // the time series (with the problem's HoldMode), if asked for
 };
 
-Metrics Measure(const Timeline& timeline);
+// What to compute beyond the scalar metrics and the peaks.
+struct MeasureOptions {
+  // Store the activation time series (Metrics::activations.per_device and
+  // .cluster). Default true; the summary, compare and sweeps turn it off,
+  // since only charts, --json and traces read the series.
+  bool series = true;
+};
+
+// One pass over the ops for busy/span/transfers and one for activations.
+Metrics Measure(const Timeline& timeline, const MeasureOptions& options = {});
 
 }  // namespace ppsim

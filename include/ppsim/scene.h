@@ -36,6 +36,7 @@
 #include "ppsim/claim_template.h"
 #include "ppsim/claims.h"
 #include "ppsim/error.h"
+#include "ppsim/metrics.h"
 #include "ppsim/problem.h"
 
 namespace ppsim {
@@ -89,7 +90,8 @@ Result<Scene> LoadSceneText(std::string_view text, const std::string& path,
 
 // Simulates and measures every run, in order. Errors (a schedule's
 // precondition, a deadlock, ...) are prefixed "FILE:LINE: run NAME: ".
-Result<std::vector<RunResult>> SimulateScene(const Scene& scene);
+// Claims read no time series: checks pass `measure.series = false`.
+Result<std::vector<RunResult>> SimulateScene(const Scene& scene, const MeasureOptions& measure = {});
 
 // Every claim of the scene against `runs` (from SimulateScene). A false claim
 // is not an error (see ClaimResult::holds / AllHold); errors such as a

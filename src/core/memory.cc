@@ -1,6 +1,18 @@
+// Activation measurement in O(ops), with no sort.
+//
+// Each op carries at most one activation event (+1 where its stage's set
+// becomes held, -1 where it is freed), and that event's tick lies inside the
+// op's own [start, end]. A device runs its ops one after another, so walking
+// its queue yields its events in nondecreasing tick order: the per-device
+// series needs no sort. The cluster series is the P-way merge of those
+// streams: counts per tick, gathered in the same pass, when the makespan is small next to the
+// number of ops (the usual case), else a heap merge of the P sorted streams.
 #include "ppsim/memory.h"
 
 #include <algorithm>
+#include <queue>
+
+#include "core/fast_div.h"
 
 namespace ppsim {
 namespace {
@@ -10,18 +22,131 @@ struct Event {
   int delta;
 };
 
-// Sorts +1/-1 events into an exact step series (one step per distinct tick).
-StepSeries ToSeries(std::vector<Event>& events) {
-  std::sort(events.begin(), events.end(), [](const Event& a, const Event& b) { return a.tick < b.tick; });
-  StepSeries series;
-  std::int64_t value = 0;
-  for (size_t i = 0; i < events.size();) {
-    const Tick tick = events[i].tick;
-    for (; i < events.size() && events[i].tick == tick; ++i) value += events[i].delta;
-    if (!series.steps.empty() && series.steps.back().second == value) continue;
-    series.steps.emplace_back(tick, value);
+// Turns events of nondecreasing tick into the exact step series: one step
+// per distinct tick, dropped when the value does not change (the first step
+// is always kept), and the peak over those values.
+class StepBuilder {
+ public:
+  explicit StepBuilder(StepSeries* series) : series_(series) {}
+  void Add(Tick tick, std::int64_t delta) {
+    if (open_ && tick != tick_) Flush();
+    tick_ = tick;
+    open_ = true;
+    value_ += delta;
   }
-  return series;
+  // Ends the group of events at the current tick.
+  void Flush() {
+    if (!open_) return;
+    open_ = false;
+    peak_ = std::max(peak_, value_);
+    if (series_ && (series_->steps.empty() || series_->steps.back().second != value_))
+      series_->steps.emplace_back(tick_, value_);
+  }
+  std::int64_t peak() const { return peak_; }
+
+ private:
+  StepSeries* series_;
+  Tick tick_ = 0;
+  std::int64_t value_ = 0;
+  std::int64_t peak_ = 0;
+  bool open_ = false;
+};
+
+// The one activation event an op carries, if any (see HeldInterval).
+class EventOf {
+ public:
+  EventOf(const Timeline& t, HoldMode hold)
+      : start_(t.start.data()),
+        end_(t.end.data()),
+        S_(t.schedule.space.stages()),
+        two_m_(2 * t.schedule.space.microbatches()),
+        by_s_(static_cast<std::uint32_t>(S_)),
+        held_(hold == HoldMode::kHeld),
+        split_(t.schedule.split_backward) {}
+
+  bool operator()(OpId id, Event& ev) const {
+    const OpId q = static_cast<OpId>(by_s_.Div(static_cast<std::uint32_t>(id)));
+    if (q >= two_m_) {  // W(m,s): frees the set under the allocator view
+      if (held_) return false;
+      const OpId b = (2 * (q - two_m_) + 1) * S_ + (id - q * S_), f = b - S_;
+      ev = {std::max(end_[b], end_[id]), -1};
+      return ev.tick > start_[f];
+    }
+    const bool forward = (q & 1) == 0;
+    const OpId f = forward ? id : id - S_, b = f + S_;
+    if (held_) {  // [end F, start B)
+      if (start_[b] <= end_[f]) return false;
+      ev = forward ? Event{end_[f], +1} : Event{start_[b], -1};
+      return true;
+    }
+    // With a split backward, W(m,s) frees the set; a full backward (no W
+    // placed: its end is -1) frees it at its own end.
+    const Tick w_end = split_ ? end_[two_m_ * S_ + (q >> 1) * S_ + (id - q * S_)] : -1;
+    if (forward) {
+      ev = {start_[f], +1};
+      return std::max(end_[b], w_end) > start_[f];
+    }
+    if (w_end >= 0) return false;
+    ev = {end_[b], -1};
+    return end_[b] > start_[f];
+  }
+
+ private:
+  const Tick* start_;
+  const Tick* end_;
+  OpId S_;
+  OpId two_m_;
+  FastDiv by_s_;
+  bool held_;
+  bool split_;
+};
+
+// A slot's events in tick order (an overlapped pair may carry two).
+int SlotEvents(const EventOf& event_of, const Slot& slot, Event out[2]) {
+  int n = event_of(slot.op, out[0]) ? 1 : 0;
+  if (slot.pair() && event_of(slot.overlapped, out[n])) ++n;
+  if (n == 2 && out[1].tick < out[0].tick) std::swap(out[0], out[1]);
+  return n;
+}
+
+// Events counted per tick, for the cluster series in O(ops + makespan).
+struct TickCounts {
+  std::vector<std::int64_t> delta;
+  std::vector<std::uint8_t> touched;
+  void Add(const Event& ev) {
+    delta[ev.tick] += ev.delta;
+    touched[ev.tick] = 1;
+  }
+  void Replay(StepBuilder& cluster) const {
+    for (size_t tick = 0; tick < delta.size(); ++tick)
+      if (touched[tick]) cluster.Add(static_cast<Tick>(tick), delta[tick]);
+    cluster.Flush();
+  }
+};
+
+// Cluster series by a heap merge of the devices' sorted streams: O(ops log P).
+void ClusterByMerge(const Timeline& t, const EventOf& event_of, StepBuilder& cluster) {
+  const auto& devices = t.schedule.devices;
+  std::vector<Event> events;
+  std::vector<size_t> from(devices.size() + 1, 0);
+  Event ev[2];
+  for (size_t d = 0; d < devices.size(); ++d) {
+    for (const Slot& slot : devices[d])
+      for (int k = 0, n = SlotEvents(event_of, slot, ev); k < n; ++k) events.push_back(ev[k]);
+    from[d + 1] = events.size();
+  }
+  using Head = std::pair<Tick, size_t>;  // (tick, device)
+  std::priority_queue<Head, std::vector<Head>, std::greater<Head>> heads;
+  std::vector<size_t> at(from.begin(), from.end() - 1);
+  for (size_t d = 0; d < devices.size(); ++d)
+    if (at[d] < from[d + 1]) heads.push({events[at[d]].tick, d});
+  while (!heads.empty()) {
+    const size_t d = heads.top().second;
+    heads.pop();
+    cluster.Add(events[at[d]].tick, events[at[d]].delta);
+    if (++at[d] < from[d + 1]) heads.push({events[at[d]].tick, d});
+  }
+  cluster.Flush();
 }
 
 }  // namespace
@@ -48,32 +173,37 @@ HoldInterval HeldInterval(const Timeline& t, HoldMode hold, int microbatch, int 
   return {t.start[f], to};
 }
 
-Activations MeasureActivations(const Timeline& t, HoldMode hold) {
-  const Problem& p = t.problem;
-  const int S = t.schedule.space.stages();
-  const int M = t.schedule.space.microbatches();
-  std::vector<std::vector<Event>> events(p.P);
-  std::vector<Event> all;
-  all.reserve(static_cast<size_t>(2) * S * M);
-  for (int s = 0; s < S; ++s) {
-    std::vector<Event>& dev = events[p.DeviceOf(s)];
-    for (int m = 0; m < M; ++m) {
-      if (!t.schedule.space.Exists(m, s)) continue;
-      const HoldInterval iv = HeldInterval(t, hold, m, s);
-      if (iv.to <= iv.from) continue;  // held for no tick at all
-      dev.push_back({iv.from, +1});
-      dev.push_back({iv.to, -1});
-      all.push_back({iv.from, +1});
-      all.push_back({iv.to, -1});
-    }
-  }
+Activations MeasureActivations(const Timeline& t, HoldMode hold, bool series) {
+  const EventOf event_of(t, hold);
+  const auto& devices = t.schedule.devices;
   Activations a;
-  for (int d = 0; d < p.P; ++d) {
-    a.per_device.push_back(ToSeries(events[d]));
-    a.peak_per_device.push_back(a.per_device.back().Peak());
+  if (series) a.per_device.resize(devices.size());
+  a.peak_per_device.resize(devices.size());
+  // Count per tick in the same pass when the makespan is small next to the
+  // number of ops (each op carries at most one event); else merge after.
+  const bool by_tick = t.makespan <= 2 * t.schedule.op_count() + 65536;
+  TickCounts counts;
+  if (by_tick) {
+    counts.delta.assign(static_cast<size_t>(t.makespan) + 1, 0);
+    counts.touched.assign(counts.delta.size(), 0);
   }
-  a.cluster = ToSeries(all);
-  a.peak = a.cluster.Peak();
+  Event ev[2];
+  for (size_t d = 0; d < devices.size(); ++d) {
+    StepBuilder device(series ? &a.per_device[d] : nullptr);
+    for (const Slot& slot : devices[d])
+      for (int k = 0, n = SlotEvents(event_of, slot, ev); k < n; ++k) {
+        device.Add(ev[k].tick, ev[k].delta);
+        if (by_tick) counts.Add(ev[k]);
+      }
+    device.Flush();
+    a.peak_per_device[d] = device.peak();
+  }
+  StepBuilder cluster(series ? &a.cluster : nullptr);
+  if (by_tick)
+    counts.Replay(cluster);
+  else
+    ClusterByMerge(t, event_of, cluster);
+  a.peak = cluster.peak();
   return a;
 }
 

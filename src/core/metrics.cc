@@ -2,30 +2,65 @@
 
 #include <algorithm>
 
-#include "ppsim/placement.h"
+#include "core/fast_div.h"
 
 namespace ppsim {
+namespace {
 
-Metrics Measure(const Timeline& t) {
+// Counts the ops whose one dependency sits on another device. The
+// dependency of every op in a (kind, stage) row lives on one device, so a
+// table of rows replaces a decode of the dependency per op.
+class CrossDevice {
+ public:
+  CrossDevice(const Problem& p, const OpSpace& space)
+      : S_(space.stages()), two_m_(2 * space.microbatches()), by_s_(static_cast<std::uint32_t>(S_)) {
+    // Row k*S+s holds the device of (kind k, stage s)'s dependency, -1 for none.
+    dep_device_.assign(static_cast<size_t>(3) * S_, -1);
+    for (int s = 0; s < S_; ++s) {
+      if (!space.IsFirstStage(s)) dep_device_[s] = p.DeviceOf(s - 1);
+      dep_device_[S_ + s] = space.IsLastStage(s) ? p.DeviceOf(s) : p.DeviceOf(s + 1);
+      dep_device_[2 * S_ + s] = p.DeviceOf(s);
+    }
+  }
+  bool operator()(OpId id, int device) const {
+    const OpId q = static_cast<OpId>(by_s_.Div(static_cast<std::uint32_t>(id)));
+    const int kind = q >= two_m_ ? 2 : (q & 1);
+    const int dep = dep_device_[kind * S_ + (id - q * S_)];
+    return dep >= 0 && dep != device;
+  }
+
+ private:
+  OpId S_;
+  OpId two_m_;
+  FastDiv by_s_;
+  std::vector<int> dep_device_;
+};
+
+}  // namespace
+
+Metrics Measure(const Timeline& t, const MeasureOptions& options) {
   const Problem& p = t.problem;
-  const OpSpace& space = t.schedule.space;
   Metrics m;
   m.makespan = t.makespan;
   m.busy_per_device.assign(p.P, 0);
   m.span_per_device.assign(p.P, 0);
+  const CrossDevice crosses(p, t.schedule.space);
+  const Tick* const start = t.start.data();
+  const Tick* const end = t.end.data();
   for (int d = 0; d < p.P; ++d) {
     const auto& queue = t.schedule.devices[d];
     if (queue.empty()) continue;
+    Tick busy = 0;
+    std::int64_t transfers = 0;
     for (const Slot& slot : queue) {
-      m.busy_per_device[d] += t.end[slot.op] - t.start[slot.op];  // a pair counts once
-      for (OpId id : {slot.op, slot.overlapped}) {
-        if (id == kNoOp) continue;
-        const OpId dep = DependencyOf(space, t.schedule.split_backward, id);
-        if (dep != kNoOp && p.DeviceOf(space.At(dep).stage) != d) ++m.transfers;
-      }
+      busy += end[slot.op] - start[slot.op];  // a pair counts once
+      transfers += crosses(slot.op, d);
+      if (slot.pair()) transfers += crosses(slot.overlapped, d);
     }
-    m.span_per_device[d] = t.end[queue.back().op] - t.start[queue.front().op];
-    m.busy += m.busy_per_device[d];
+    m.busy_per_device[d] = busy;
+    m.transfers += transfers;
+    m.span_per_device[d] = end[queue.back().op] - start[queue.front().op];
+    m.busy += busy;
   }
   m.idle = p.P * m.makespan - m.busy;
   for (int d = 0; d < p.P; ++d) {
@@ -44,7 +79,7 @@ Metrics Measure(const Timeline& t) {
   if (m.span_per_device[widest] > 0)
     m.bubble_rate_span = static_cast<double>(m.span_per_device[widest] - m.busy_per_device[widest]) /
                          static_cast<double>(m.span_per_device[widest]);
-  m.activations = MeasureActivations(t, p.hold);
+  m.activations = MeasureActivations(t, p.hold, options.series);
   m.peak_activations = m.activations.peak;
   m.peak_activations_per_device = m.activations.peak_per_device;
   return m;

@@ -1,6 +1,9 @@
+// Streamed: every event is written as it is produced (JsonOut), so a trace
+// of millions of ops needs no more memory than the timeline and the
+// activation series. Microsecond times are exact products tick × tick_us,
+// computed in 128 bits: a large tick_us with large costs cannot overflow.
 #include "ppsim/chrome_trace.h"
 
-#include <cstdio>
 #include <string>
 
 #include "ppsim/memory.h"
@@ -10,129 +13,147 @@
 namespace ppsim {
 namespace {
 
-std::string JsonString(const std::string& s) {
-  std::string out = "\"";
-  for (char c : s) {
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          char buf[8];
-          std::snprintf(buf, sizeof buf, "\\u%04x", c);
-          out += buf;
-        } else {
-          out += c;
-        }
-    }
-  }
-  return out + "\"";
-}
+using i128 = __int128;
+
+// Traces escape every control character but \n, \r, \t as \uXXXX.
+void Str(JsonOut& w, std::string_view s) { w.String(s, /*short_escapes=*/false); }
 
 // Half-microsecond precision is exact: ts = (a + b) * tick_us / 2.
-std::string HalfUs(std::int64_t twice) {
-  std::string s = std::to_string(twice / 2);
-  if (twice % 2) s += ".5";
-  return s;
+void HalfUs(JsonOut& w, i128 twice) {
+  w.Int128(twice / 2);
+  if (twice % 2) w.Raw(".5");
 }
 
-class Writer {
+class Events {
  public:
-  void Event(const std::string& body) {
-    out_ += first_ ? "\n" : ",\n";
-    out_ += "{" + body + "}";
+  explicit Events(JsonOut& w) : w_(w) {}
+  // Opens the next event and writes its common fields.
+  JsonOut& Begin(const char* ph, std::string_view name, int pid) {
+    w_.Raw(first_ ? "\n{" : ",\n{");
     first_ = false;
+    w_.Raw("\"ph\":\"").Raw(ph).Raw("\",\"name\":");
+    Str(w_, name);
+    return w_.Raw(",\"pid\":").Int(pid).Raw(",\"tid\":0");
   }
-  std::string& out() { return out_; }
+  void End() { w_.Char('}'); }
 
  private:
-  std::string out_;
+  JsonOut& w_;
   bool first_ = true;
 };
 
-std::string Common(const char* ph, const std::string& name, int pid) {
-  return "\"ph\":\"" + std::string(ph) + "\",\"name\":" + JsonString(name) + ",\"pid\":" + std::to_string(pid) +
-         ",\"tid\":0";
-}
-
 // One counter event per step of `series`, from ts 0. `fixed` is an args
 // prefix that stays the same (a stacked series below the varying one).
-void Counter(Writer& w, const char* name, const std::string& fixed, const char* key, int pid,
+void Counter(Events& ev, JsonOut& w, const char* name, const std::string& fixed, const char* key, int pid,
              const StepSeries& series, std::int64_t tick_us) {
   auto event = [&](Tick tick, std::int64_t value) {
-    w.Event(Common("C", name, pid) + ",\"ts\":" + std::to_string(tick * tick_us) + ",\"args\":{" + fixed + "\"" +
-            key + "\":" + std::to_string(value) + "}");
+    ev.Begin("C", name, pid).Raw(",\"ts\":").Int128(i128{tick} * tick_us).Raw(",\"args\":{").Raw(fixed);
+    w.Char('"').Raw(key).Raw("\":").Int(value).Char('}');
+    ev.End();
   };
   if (series.steps.empty() || series.steps.front().first > 0) event(0, 0);
   for (const auto& [tick, value] : series.steps) event(tick, value);
 }
 
-}  // namespace
-
-std::string ChromeTraceJson(const Timeline& t, const ChromeTraceOptions& options) {
-  const Problem& p = t.problem;
+void OpSlices(Events& ev, JsonOut& w, const Timeline& t, std::int64_t us) {
   const Schedule& sched = t.schedule;
   const OpSpace& space = sched.space;
-  const std::int64_t us = options.tick_us;
-  Writer w;
-  w.out() = "{\"traceEvents\":[";
-  for (int d = 0; d < p.P; ++d) {
-    w.Event(Common("M", "process_name", d) + ",\"args\":{\"name\":\"device " + std::to_string(d) + "\"}");
-    w.Event(Common("M", "process_sort_index", d) + ",\"args\":{\"sort_index\":" + std::to_string(d) + "}");
-    w.Event(Common("M", "thread_name", d) + ",\"args\":{\"name\":\"compute\"}");
-  }
-  // Ops, one slice per slot.
+  std::string name, cat;
   for (int d = 0; d < static_cast<int>(sched.devices.size()); ++d) {
     for (const Slot& slot : sched.devices[d]) {
       const Op a = space.At(slot.op);
-      std::string name = OpName(a), cat(1, KindChar(a.kind));
-      std::string args = "\"microbatch\":" + std::to_string(a.microbatch) + ",\"stage\":" + std::to_string(a.stage);
+      name = OpName(a);
+      cat.assign(1, KindChar(a.kind));
       if (slot.pair()) {
         const Op b = space.At(slot.overlapped);
         name += '+';
         name += OpName(b);
-        cat += std::string("+") + KindChar(b.kind);
-        args = "\"ops\":[" + JsonString(OpName(a)) + "," + JsonString(OpName(b)) + "]";
+        cat += '+';
+        cat += KindChar(b.kind);
       }
       const Tick start = t.start[slot.op], end = t.end[slot.op];
-      w.Event(Common("X", name, d) + ",\"cat\":" + JsonString(cat) + ",\"ts\":" + std::to_string(start * us) +
-              ",\"dur\":" + std::to_string((end - start) * us) + ",\"args\":{" + args +
-              ",\"start_tick\":" + std::to_string(start) + ",\"end_tick\":" + std::to_string(end) + "}");
+      ev.Begin("X", name, d).Raw(",\"cat\":");
+      Str(w, cat);
+      w.Raw(",\"ts\":").Int128(i128{start} * us).Raw(",\"dur\":").Int128(i128{end - start} * us).Raw(",\"args\":{");
+      if (slot.pair()) {
+        w.Raw("\"ops\":[");
+        Str(w, OpName(a));
+        w.Char(',');
+        Str(w, OpName(space.At(slot.overlapped)));
+        w.Char(']');
+      } else {
+        w.Raw("\"microbatch\":").Int(a.microbatch).Raw(",\"stage\":").Int(a.stage);
+      }
+      w.Raw(",\"start_tick\":").Int(start).Raw(",\"end_tick\":").Int(end).Char('}');
+      ev.End();
     }
   }
-  // Flow arrows for dependencies that cross devices.
+}
+
+// Flow arrows for dependencies that cross devices.
+void Flows(Events& ev, JsonOut& w, const Timeline& t, std::int64_t us) {
+  const Schedule& sched = t.schedule;
+  const OpSpace& space = sched.space;
   std::int64_t flow_id = 0;
+  std::string name;
   for (int d = 0; d < static_cast<int>(sched.devices.size()); ++d) {
     for (const Slot& slot : sched.devices[d]) {
       for (OpId id : {slot.op, slot.overlapped}) {
         if (id == kNoOp) continue;
         const OpId dep = DependencyOf(space, sched.split_backward, id);
         if (dep == kNoOp) continue;
-        const int from = p.DeviceOf(space.At(dep).stage);
+        const int from = t.problem.DeviceOf(space.At(dep).stage);
         if (from == d) continue;
-        const std::string name = OpName(space.At(dep)) + " -> " + OpName(space.At(id));
-        const std::string tail = ",\"cat\":\"dependency\",\"id\":" + std::to_string(++flow_id);
-        w.Event(Common("s", name, from) + tail + ",\"ts\":" + HalfUs((t.start[dep] + t.end[dep]) * us));
-        w.Event(Common("f", name, d) + tail + ",\"bp\":\"e\",\"ts\":" + HalfUs((t.start[id] + t.end[id]) * us));
+        name = OpName(space.At(dep)) + " -> " + OpName(space.At(id));
+        ++flow_id;
+        ev.Begin("s", name, from).Raw(",\"cat\":\"dependency\",\"id\":").Int(flow_id).Raw(",\"ts\":");
+        HalfUs(w, (i128{t.start[dep]} + t.end[dep]) * us);
+        ev.End();
+        ev.Begin("f", name, d).Raw(",\"cat\":\"dependency\",\"id\":").Int(flow_id).Raw(",\"bp\":\"e\",\"ts\":");
+        HalfUs(w, (i128{t.start[id]} + t.end[id]) * us);
+        ev.End();
       }
     }
   }
+}
+
+}  // namespace
+
+bool WriteChromeTrace(JsonOut& w, const Timeline& t, const ChromeTraceOptions& options) {
+  const Problem& p = t.problem;
+  const std::int64_t us = options.tick_us;
+  Events ev(w);
+  w.Raw("{\"traceEvents\":[");
+  for (int d = 0; d < p.P; ++d) {
+    ev.Begin("M", "process_name", d).Raw(",\"args\":{\"name\":\"device ").Int(d).Raw("\"}");
+    ev.End();
+    ev.Begin("M", "process_sort_index", d).Raw(",\"args\":{\"sort_index\":").Int(d).Char('}');
+    ev.End();
+    ev.Begin("M", "thread_name", d).Raw(",\"args\":{\"name\":\"compute\"}");
+    ev.End();
+  }
+  OpSlices(ev, w, t, us);
+  Flows(ev, w, t, us);
   // Counter tracks.
   const Activations act = MeasureActivations(t, p.hold);
-  for (int d = 0; d < p.P; ++d) Counter(w, "activations", "", "held", d, act.per_device[d], us);
+  for (int d = 0; d < p.P; ++d) Counter(ev, w, "activations", "", "held", d, act.per_device[d], us);
   if (p.memory.enabled()) {
     const MemoryBytes bytes = MeasureMemoryBytes(t);
     for (int d = 0; d < p.P; ++d)
-      Counter(w, "memory bytes", "\"static\":" + std::to_string(bytes.static_per_device[d]) + ",", "activations", d,
-              bytes.activations_per_device[d], us);
+      Counter(ev, w, "memory bytes", "\"static\":" + std::to_string(bytes.static_per_device[d]) + ",", "activations",
+              d, bytes.activations_per_device[d], us);
   }
-  std::string& out = w.out();
-  out += "\n],\"displayTimeUnit\":\"ms\",\"otherData\":{\"generator\":\"ppsim\",\"schedule\":" +
-         JsonString(sched.name) + ",\"tick_us\":" + std::to_string(us) + ",\"makespan_ticks\":" +
-         std::to_string(t.makespan) + "}}\n";
+  w.Raw("\n],\"displayTimeUnit\":\"ms\",\"otherData\":{\"generator\":\"ppsim\",\"schedule\":");
+  Str(w, t.schedule.name);
+  w.Raw(",\"tick_us\":").Int(us).Raw(",\"makespan_ticks\":").Int(t.makespan).Raw("}}\n");
+  return w.ok();
+}
+
+std::string ChromeTraceJson(const Timeline& t, const ChromeTraceOptions& options) {
+  std::string out;
+  JsonOut w(AppendTo(out));
+  WriteChromeTrace(w, t, options);
+  w.Finish();
   return out;
 }
 

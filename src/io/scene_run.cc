@@ -7,7 +7,7 @@
 
 namespace ppsim {
 
-Result<std::vector<RunResult>> SimulateScene(const Scene& scene) {
+Result<std::vector<RunResult>> SimulateScene(const Scene& scene, const MeasureOptions& measure) {
   std::vector<RunResult> runs;
   runs.reserve(scene.runs.size());
   for (const SceneRun& run : scene.runs) {
@@ -18,7 +18,7 @@ Result<std::vector<RunResult>> SimulateScene(const Scene& scene) {
     RunResult r;
     r.name = run.name;
     r.caption = run.caption;
-    r.metrics = Measure(*t);
+    r.metrics = Measure(*t, measure);
     r.timeline = std::move(*t);
     runs.push_back(std::move(r));
   }

@@ -104,7 +104,7 @@ Result<SweepResult> Sweep(std::string_view text, const std::string& path, const 
     for (std::int64_t i = next++; i < total; i = next++) {
       PointOutcome& out = outcomes[i];
       Result<Scene> scene = LoadSceneText(text, path, overrides_of(point_of(i)));
-      Result<std::vector<RunResult>> runs = scene.ok() ? SimulateScene(*scene) : Result<std::vector<RunResult>>(scene.error());
+      Result<std::vector<RunResult>> runs = scene.ok() ? SimulateScene(*scene, MeasureOptions{.series = false}) : Result<std::vector<RunResult>>(scene.error());
       if (!runs.ok()) {
         out.skipped = true;
         out.skip_reason = runs.error().message;

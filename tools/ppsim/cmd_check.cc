@@ -30,7 +30,7 @@ int Emit(const std::string& out, bool ok) {
 int CheckOnce(const CheckOptions& o, const std::string& text) {
   Result<Scene> scene = LoadSceneText(text, o.scene, o.set);
   if (!scene) return Report(scene.error());
-  Result<std::vector<RunResult>> runs = SimulateScene(*scene);
+  Result<std::vector<RunResult>> runs = SimulateScene(*scene, MeasureOptions{.series = false});
   if (!runs) return Report(runs.error());
   Result<std::vector<ClaimResult>> claims = CheckSceneClaims(*scene, *runs);
   if (!claims) return Report(claims.error());

@@ -7,11 +7,12 @@
 #include "ppsim/atomic_file.h"
 #include "ppsim/chrome_trace.h"
 #include "ppsim/critical_path.h"
-#include "ppsim/memory_bytes_json.h"
+#include "ppsim/memory_bytes.h"
 #include "ppsim/metrics.h"
 #include "ppsim/render/terminal_chart.h"
 #include "ppsim/simulate.h"
-#include "ppsim/timeline_json.h"
+#include "ppsim/simulation_json.h"
+#include "ppsim/streamed_output.h"
 #include "problem_options.h"
 #include "schedule_file_options.h"
 
@@ -74,6 +75,8 @@ std::string Summary(const Timeline& t, const Metrics& m) {
   return s;
 }
 
+int Finish(const Error& written) { return written.code == ErrorCode::kOk ? 0 : Report(written); }
+
 int Run(const SimulateOptions& o) {
   Result<Problem> problem = ToProblem(o.problem);
   if (!problem) return Report(problem.error());
@@ -81,7 +84,9 @@ int Run(const SimulateOptions& o) {
                                   ? Simulate(o.schedule, *problem)
                                   : SimulateScheduleFile(o.schedule_file, *problem, o.shape_flags_given);
   if (!timeline) return Report(timeline.error());
-  const Metrics metrics = Measure(*timeline);
+  // The step series only where they are printed (charts and --json).
+  const bool series = o.json || o.format == "json" || o.format == "text";
+  const Metrics metrics = Measure(*timeline, MeasureOptions{.series = series});
   std::string out;
   if (!o.export_format.empty()) {
     Result<std::string> exported = ExportSchedule(o.export_format, *timeline);
@@ -90,12 +95,10 @@ int Run(const SimulateOptions& o) {
   } else if (o.format == "trace") {
     ChromeTraceOptions trace;
     trace.tick_us = o.tick_us;
-    out = ChromeTraceJson(*timeline, trace);
+    return Finish(WriteStreamed(o.output, [&](JsonOut& w) { return WriteChromeTrace(w, *timeline, trace); }));
   } else if (o.json || o.format == "json") {
-    nlohmann::json j = SimulationJson(*timeline, metrics);
-    if (o.critical_path) j["critical_path"] = CriticalPathIndices(*timeline);
-    if (timeline->problem.memory.enabled()) AddMemoryBytesJson(*timeline, MeasureMemoryBytes(*timeline), j);
-    out = j.dump() + "\n";
+    return Finish(WriteStreamed(
+        o.output, [&](JsonOut& w) { return WriteSimulationJson(w, *timeline, metrics, o.critical_path); }));
   } else if (o.format == "text") {
     out = TerminalChart(*timeline, metrics) + Summary(*timeline, metrics);
     if (o.critical_path) out += CriticalPathText(*timeline);
@@ -103,9 +106,7 @@ int Run(const SimulateOptions& o) {
     out = Summary(*timeline, metrics);
     if (o.critical_path) out += CriticalPathText(*timeline);
   }
-  Error e = WriteFileAtomically(o.output, out);
-  if (e.code != ErrorCode::kOk) return Report(e);
-  return 0;
+  return Finish(WriteFileAtomically(o.output, out));
 }
 
 const CommandRegistrar registrar(10, [](CLI::App& app, int* exit_code) {

@@ -1,0 +1,174 @@
+// Keys are written in nlohmann's order (sorted, as its std::map holds them):
+// the fields are listed with their writers, sorted, then written.
+#include "ppsim/simulation_json.h"
+
+#include <algorithm>
+#include <charconv>
+#include <functional>
+#include <string_view>
+#include <utility>
+
+#include "ppsim/critical_path.h"
+#include "ppsim/memory_bytes.h"
+
+namespace ppsim {
+namespace {
+
+using Field = std::pair<std::string_view, std::function<void(JsonOut&)>>;
+
+void WriteObject(JsonOut& out, std::vector<Field> fields) {
+  std::sort(fields.begin(), fields.end(), [](const Field& a, const Field& b) { return a.first < b.first; });
+  out.Char('{');
+  for (size_t i = 0; i < fields.size(); ++i) {
+    if (i > 0) out.Char(',');
+    out.Key(fields[i].first);
+    fields[i].second(out);
+  }
+  out.Char('}');
+}
+
+void PerStage(JsonOut& out, const std::vector<Tick>& v) {
+  if (v.size() == 1)
+    out.Int(v[0]);
+  else
+    out.Ints(v);
+}
+
+void Series(JsonOut& out, const StepSeries& s) {
+  out.Char('[');
+  for (size_t i = 0; i < s.steps.size(); ++i) {
+    if (i > 0) out.Char(',');
+    out.Char('[').Int(s.steps[i].first).Char(',').Int(s.steps[i].second).Char(']');
+  }
+  out.Char(']');
+}
+
+// One op: {"device":..,"end":..,"kind":"F","microbatch":..,["overlap":..,]"stage":..,"start":..}.
+void Op(JsonOut& out, int device, const ppsim::Op& op, Tick start, Tick end, int overlap) {
+  char* p = out.Reserve(256);
+  auto put = [&p](std::string_view s) { p = std::copy(s.begin(), s.end(), p); };
+  auto num = [&p](std::int64_t v) { p = std::to_chars(p, p + 24, v).ptr; };
+  put("{\"device\":");
+  num(device);
+  put(",\"end\":");
+  num(end);
+  put(",\"kind\":\"");
+  *p++ = KindChar(op.kind);
+  put("\",\"microbatch\":");
+  num(op.microbatch);
+  if (overlap >= 0) {
+    put(",\"overlap\":");
+    num(overlap);
+  }
+  put(",\"stage\":");
+  num(op.stage);
+  put(",\"start\":");
+  num(start);
+  *p++ = '}';
+  out.Commit(p);
+}
+
+void Ops(JsonOut& out, const Timeline& t) {
+  const OpSpace& space = t.schedule.space;
+  out.Char('[');
+  bool first = true;
+  int next_overlap = 0;
+  for (int d = 0; d < static_cast<int>(t.schedule.devices.size()); ++d) {
+    for (const Slot& slot : t.schedule.devices[d]) {
+      const int overlap = slot.pair() ? next_overlap++ : -1;
+      for (OpId id : {slot.op, slot.overlapped}) {
+        if (id == kNoOp) continue;
+        if (!first) out.Char(',');
+        first = false;
+        Op(out, d, space.At(id), t.start[id], t.end[id], overlap);
+      }
+    }
+  }
+  out.Char(']');
+}
+
+void CriticalPathList(JsonOut& out, const Timeline& t) {
+  const std::vector<int> path = CriticalPathIndices(t);
+  out.Char('[');
+  for (size_t i = 0; i < path.size(); ++i) {
+    if (i > 0) out.Char(',');
+    out.Int(path[i]);
+  }
+  out.Char(']');
+}
+
+}  // namespace
+
+bool WriteSimulationJson(JsonOut& out, const Timeline& t, const Metrics& m, bool critical_path) {
+  const Problem& p = t.problem;
+  std::vector<Field> fields = {
+      {"schedule", [&](JsonOut& o) { o.String(t.schedule.name); }},
+      {"P", [&](JsonOut& o) { o.Int(p.P); }},
+      {"M", [&](JsonOut& o) { o.Int(p.M); }},
+      {"v", [&](JsonOut& o) { o.Int(p.v); }},
+      {"stages", [&](JsonOut& o) { o.Int(p.stages()); }},
+      {"placement", [&](JsonOut& o) { o.String(PlacementName(p.placement)); }},
+      {"split_backward", [&](JsonOut& o) { o.Bool(t.schedule.split_backward); }},
+      {"costs",
+       [&](JsonOut& o) {
+         std::vector<Field> costs = {{"F", [&](JsonOut& c) { PerStage(c, p.costs.f); }},
+                                     {"B", [&](JsonOut& c) { PerStage(c, p.costs.b); }}};
+         if (t.schedule.split_backward) costs.push_back({"W", [&](JsonOut& c) { PerStage(c, p.costs.w); }});
+         if (!p.costs.fb.empty()) costs.push_back({"FB", [&](JsonOut& c) { PerStage(c, p.costs.fb); }});
+         WriteObject(o, std::move(costs));
+       }},
+      {"comm", [&](JsonOut& o) { o.Int(p.comm); }},
+      {"hold", [&](JsonOut& o) { o.String(HoldModeName(p.hold)); }},
+      {"makespan", [&](JsonOut& o) { o.Int(m.makespan); }},
+      {"busy", [&](JsonOut& o) { o.Int(m.busy); }},
+      {"idle", [&](JsonOut& o) { o.Int(m.idle); }},
+      {"bubble_ratio", [&](JsonOut& o) { o.Double(m.bubble_ratio); }},
+      {"bubble_fraction", [&](JsonOut& o) { o.Double(m.bubble_fraction); }},
+      {"bubble_rate_span", [&](JsonOut& o) { o.Double(m.bubble_rate_span); }},
+      {"transfers", [&](JsonOut& o) { o.Int(m.transfers); }},
+      {"max_span_idle", [&](JsonOut& o) { o.Int(m.max_span_idle); }},
+      {"max_device_idle", [&](JsonOut& o) { o.Int(m.max_device_idle); }},
+      {"peak_activations", [&](JsonOut& o) { o.Int(m.peak_activations); }},
+      {"peak_activations_per_device", [&](JsonOut& o) { o.Ints(m.peak_activations_per_device); }},
+      {"activations",
+       [&](JsonOut& o) {
+         o.Raw("{\"cluster\":");
+         Series(o, m.activations.cluster);
+         o.Raw(",\"per_device\":[");
+         for (size_t d = 0; d < m.activations.per_device.size(); ++d) {
+           if (d > 0) o.Char(',');
+           Series(o, m.activations.per_device[d]);
+         }
+         o.Raw("]}");
+       }},
+      {"ops", [&](JsonOut& o) { Ops(o, t); }},
+  };
+  if (!p.comm_hops.empty()) fields.push_back({"comm_hops", [&](JsonOut& o) { o.Ints(p.comm_hops); }});
+  if (critical_path) fields.push_back({"critical_path", [&](JsonOut& o) { CriticalPathList(o, t); }});
+  MemoryBytes bytes;
+  if (p.memory.enabled()) {
+    bytes = MeasureMemoryBytes(t);
+    fields.push_back({"static_bytes_per_device", [&](JsonOut& o) { o.Ints(bytes.static_per_device); }});
+    fields.push_back({"peak_bytes_per_device", [&](JsonOut& o) { o.Ints(bytes.peak_per_device); }});
+    fields.push_back({"memory_limit", [&](JsonOut& o) {
+                        if (p.memory.limit > 0)
+                          o.Int(p.memory.limit);
+                        else
+                          o.Raw("null");
+                      }});
+    fields.push_back({"memory_limit_exceeded", [&](JsonOut& o) { o.Bool(bytes.exceeded); }});
+    fields.push_back({"memory_limit_first_exceeded", [&](JsonOut& o) {
+                        if (!bytes.exceeded) {
+                          o.Raw("null");
+                          return;
+                        }
+                        o.Raw("{\"bytes\":").Int(bytes.bytes_at_first).Raw(",\"device\":").Int(bytes.first_device);
+                        o.Raw(",\"tick\":").Int(bytes.first_tick).Char('}');
+                      }});
+  }
+  WriteObject(out, std::move(fields));
+  out.Char('\n');
+  return out.ok();
+}
+
+}  // namespace ppsim
