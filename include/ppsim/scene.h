@@ -28,6 +28,7 @@
 // at the offending token.
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <string>
 #include <string_view>
@@ -50,7 +51,8 @@ struct SourcePos {
 
 struct SceneRun {
   std::string name;      // how claims refer to it: makespan(NAME)
-  std::string schedule;  // generator name ("gpipe", "1f1b", ...)
+  std::string schedule;  // generator name ("gpipe", "1f1b", ...), or "search" (search.h)
+  std::int64_t max_activations = 0;  // "search": its budget in stage-sets per device
   std::string caption;   // a template ("" if none): fill with FillTemplate
   Problem problem;       // the scene's problem with this run's overrides applied
   SourcePos pos;         // of the [[run]] header

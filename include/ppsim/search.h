@@ -56,7 +56,8 @@ struct SearchOptions {
   // by time depends on the machine's speed); `max_evaluations` gives a
   // machine-independent stop. Default 1.
   std::uint64_t seed = 1;
-  // Stop after this many candidate evaluations (0 = no limit; default 0).
+  // Stop after this many candidate evaluations, branch-and-bound nodes
+  // included (0 = no limit; default 0).
   std::int64_t max_evaluations = 0;
   // Instances with at most this many ops are searched exactly (branch and
   // bound) once the heuristics are done; larger ones only heuristically.
@@ -80,7 +81,7 @@ struct SearchResult {
   bool optimal = false;      // true only when proven: makespan == bound, or
                              // the exact search finished
   std::string found_by;      // "seed:zb-h1", "greedy", "local", "exact", ...
-  std::int64_t evaluated = 0;  // candidate orders placed
+  std::int64_t evaluated = 0;  // candidate orders placed + branch-and-bound nodes
   double seconds = 0;
   std::string budget_unit;     // "stage-sets" or "bytes"
   std::int64_t budget = 0;     // in budget_unit (stage-sets: max_activations)

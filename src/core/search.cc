@@ -89,8 +89,10 @@ void TryGreedy(Context& c) {
   unit = std::max<std::int64_t>(unit, 1);
   std::vector<search::GreedyRule> rules;
   for (int slope = 0; slope <= 1; ++slope)
-    for (int bits = 0; bits < 16; ++bits) {
+    for (int bits = 0; bits < 64; ++bits) {
       search::GreedyRule r;
+      if ((bits & 48) == 48) continue;
+      r.w_first_at = (bits & 16) ? unit : (bits & 32) ? std::max<std::int64_t>(unit, cap - unit) : 0;
       r.f_cap = cap;
       r.cap_slope = slope * unit;
       r.b_before_f = (bits & 1) == 0;
@@ -115,6 +117,8 @@ void TryGreedy(Context& c) {
     r.w_lookahead = rng() & 1;
     r.deep_first = rng() & 1;
     r.banker = p.v == 1 || (rng() & 1);
+    const int w_first = static_cast<int>(rng() % 3);
+    r.w_first_at = w_first == 0 ? 0 : w_first == 1 ? unit : std::max<std::int64_t>(unit, cap - unit);
     r.noise = 0.02 * static_cast<double>(1 + rng() % 10);
     if (search::GreedyOrder(p, c.budget(), r, rng, s)) c.Consider(s, "greedy");
   }

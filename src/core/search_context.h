@@ -39,6 +39,9 @@ class Context {
   // Keeps an already evaluated, fitting schedule if strictly shorter.
   bool Offer(const Schedule& s, Tick makespan, const std::string& found_by);
 
+  // Counts one branch-and-bound node as an evaluation (so that
+  // max_evaluations bounds the exact search too).
+  void CountNode() { ++evaluated_; }
   Tick best_makespan() const { return best_makespan_; }
   const Schedule& best() const { return best_; }
   const std::string& found_by() const { return found_by_; }

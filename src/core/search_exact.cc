@@ -88,6 +88,7 @@ class BranchAndBound {
 
   void Dfs(int placed, Tick last_start, int last_device) {
     if (aborted_) return;
+    c_.CountNode();
     if (c_.Stop()) {
       aborted_ = !c_.Proven();
       return;

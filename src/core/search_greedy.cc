@@ -62,7 +62,7 @@ class Greedy {
         if (left_[d] == 0) continue;
         if (free_at_[d] > now) { next_event = std::min(next_event, free_at_[d]); continue; }
         Collect(d, cands);
-        const Candidate* pick = Choose(now, cands, next_event);
+        const Candidate* pick = Choose(d, now, cands, next_event);
         if (pick == nullptr) continue;
         Start(d, *pick, now, out);
         if (left_[d] == 0) --remaining;
@@ -113,18 +113,20 @@ class Greedy {
   }
 
   // Rank: kind class by the rule, then older microbatch, then stage order.
-  int ClassOf(OpKind k) const {
-    if (k == OpKind::kW) return 2;
-    return (k == OpKind::kB) == r_.b_before_f ? 0 : 1;
+  int ClassOf(OpKind k, bool w_first) const {
+    if (k == OpKind::kW) return w_first ? 1 : 3;
+    return (k == OpKind::kB) == r_.b_before_f ? 0 : 2;
   }
-  bool Before(const Candidate& a, const Candidate& b) const {
-    if (ClassOf(a.kind) != ClassOf(b.kind)) return ClassOf(a.kind) < ClassOf(b.kind);
+  bool Before(const Candidate& a, const Candidate& b, bool w_first) const {
+    const int ca = ClassOf(a.kind, w_first), cb = ClassOf(b.kind, w_first);
+    if (ca != cb) return ca < cb;
     if (a.microbatch != b.microbatch && a.kind != OpKind::kF) return a.microbatch < b.microbatch;
     return r_.deep_first ? a.stage > b.stage : a.stage < b.stage;
   }
 
-  // The op a free device starts at `now`, or nullptr (it idles; next_event updated).
-  const Candidate* Choose(Tick now, const std::vector<Candidate>& cands, Tick& next_event) {
+  // The op d starts at `now`, or nullptr (d idles; next_event updated).
+  const Candidate* Choose(int d, Tick now, const std::vector<Candidate>& cands, Tick& next_event) {
+    const bool w_first = r_.w_first_at > 0 && held_[d] >= r_.w_first_at;
     const Candidate* best = nullptr;
     int ready = 0;
     for (const Candidate& c : cands) {
@@ -133,7 +135,7 @@ class Greedy {
         continue;
       }
       ++ready;
-      if (best == nullptr || Before(c, *best)) best = &c;
+      if (best == nullptr || Before(c, *best, w_first)) best = &c;
     }
     if (best == nullptr) return nullptr;
     if (r_.noise > 0 && ready > 1 && std::uniform_real_distribution<double>(0, 1)(rng_) < r_.noise) {

@@ -19,6 +19,9 @@ struct GreedyRule {
   std::int64_t f_cap = 0;
   std::int64_t cap_slope = 0;
   bool b_before_f = true;   // a ready B goes before a ready F (else F first)
+  // A ready W goes before a ready F while the device holds at least
+  // w_first_at units (0 = W always last): frees a set for the next forward.
+  std::int64_t w_first_at = 0;
   bool w_lookahead = true;  // no W when an F or B becomes ready before the W would end
   bool deep_first = true;   // chunks: among ready ops, the later stage first
   // Chunks: admit a microbatch to a device only with room for all its

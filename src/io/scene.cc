@@ -253,18 +253,25 @@ class SceneLoader {
         } else if (k == "schedule") {
           if (!String(k, value, o, &run.schedule)) return false;
           has_schedule = true;
-          if (!FindGenerator(run.schedule))
-            return Bad(ErrorCode::kUnknownName, o, "unknown schedule '" + run.schedule + "'; known: " + KnownScheduleNames());
+          if (!FindGenerator(run.schedule) && run.schedule != "search")
+            return Bad(ErrorCode::kUnknownName, o,
+                       "unknown schedule '" + run.schedule + "'; known: " + KnownScheduleNames() + ", search");
+        } else if (k == "max_activations") {  // the budget of schedule = "search", in stage-sets per device
+          if (!Int(k, value, o, 1, 1 << 30, &run.max_activations)) return false;
         } else if (k == "caption") {
           if (!String(k, value, o, &run.caption)) return false;
           caption_origin = TextOrigin(value);
         } else {
           return Bad(ErrorCode::kUnknownName, At(key),
-                     "unknown key '" + k + "' in [[run]] (known: name, schedule, caption, P, M, v, chunks, comm, hold, costs)");
+                     "unknown key '" + k +
+                         "' in [[run]] (known: name, schedule, caption, P, M, v, chunks, comm, hold, costs, "
+                         "max_activations)");
         }
       }
       if (!has_name) return Bad(ErrorCode::kInvalidValue, ro, "[[run]] needs a name");
       if (!has_schedule) return Bad(ErrorCode::kInvalidValue, ro, "[[run]] \"" + run.name + "\" needs a schedule");
+      if (run.schedule == "search" && run.max_activations == 0)
+        return Bad(ErrorCode::kInvalidValue, ro, "[[run]] \"" + run.name + "\": schedule \"search\" needs max_activations");
       scene_.runs.push_back(std::move(run));
       caption_origins_.push_back(caption_origin);
     }
