@@ -2,6 +2,7 @@
 // Thin: parses the command line and hands off to core, io and render.
 #include <algorithm>
 #include <cstdio>
+#include <string_view>
 
 #include "command.h"
 
@@ -17,10 +18,17 @@ int Report(const Error& error) {
   return ExitCode(error.code);
 }
 
+#ifndef PPSIM_WITH_RENDER
+int RunRenderHelper(int argc, char** argv);  // render_helper.cc: execs ppsim-render
+#endif
+
 }  // namespace ppsim::cli
 
 int main(int argc, char** argv) {
   using namespace ppsim::cli;
+#ifndef PPSIM_WITH_RENDER
+  if (argc > 1 && std::string_view(argv[1]) == "render") return RunRenderHelper(argc, argv);
+#endif
   CLI::App app{"ppsim — simulate, measure, check and draw pipeline-parallel training schedules"};
   app.require_subcommand(1);
   int exit_code = 0;
