@@ -87,6 +87,9 @@ struct SearchResult {
   std::int64_t budget = 0;     // in budget_unit (stage-sets: max_activations)
   std::vector<std::int64_t> peak_per_device;  // in budget units ×v for sets: chunk sets
   std::vector<SearchSeed> seeds;              // every fixed schedule tried
+  // Best makespan of the Zero Bubble tool's greedy (its eight variants, as
+  // rewritten for the budget) that fit; 0 = none fits or not applicable.
+  Tick zb_auto = 0;
   // The best seed that fits, or none ("" name).
   const SearchSeed* BestFittingSeed() const;
 };

@@ -64,7 +64,7 @@ Error CheckOptions(const Problem& p, const SearchOptions& o) {
 }
 
 // Every fixed schedule: recorded, and offered when it fits.
-void TrySeeds(Context& c, std::vector<SearchSeed>& seeds) {
+void TrySeeds(Context& c, std::vector<SearchSeed>& seeds, Tick& zb_auto) {
   for (search::NamedSchedule& n : search::FixedSchedules(c.problem())) {
     SearchSeed seed;
     seed.name = n.name;
@@ -78,7 +78,10 @@ void TrySeeds(Context& c, std::vector<SearchSeed>& seeds) {
   }
   Schedule one = search::OneAtATime(c.problem());
   c.Consider(one, "seed:one-at-a-time");
-  for (Schedule& s : search::ZbGreedyOrders(c.problem(), c.budget())) c.Consider(s, "zb-auto");
+  for (Schedule& s : search::ZbGreedyOrders(c.problem(), c.budget())) {
+    const Tick makespan = c.Consider(s, "zb-auto");
+    if (makespan != kNone && (zb_auto == 0 || makespan < zb_auto)) zb_auto = makespan;
+  }
 }
 
 // The deterministic rules, then random ones.
@@ -173,7 +176,7 @@ Result<SearchResult> Search(const Problem& problem, const SearchOptions& options
 
   const double limit = options.time_limit_seconds;
   c.set_phase("seeds");
-  TrySeeds(c, r.seeds);
+  TrySeeds(c, r.seeds, r.zb_auto);
   c.set_phase("greedy");
   c.set_phase_deadline(0.3 * limit);
   TryGreedy(c);

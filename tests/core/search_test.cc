@@ -133,6 +133,16 @@ TEST(Search, ShorterThanEveryFixedScheduleWhereLatencyLeavesRoom) {
   EXPECT_LT(r->timeline.makespan, best->makespan) << best->name;
 }
 
+TEST(Search, ShorterThanTheZeroBubbleGreedy) {
+  // Its eight variants give 41 here (as its own manual_order does with
+  // memory +1 per F, -1 per W and max_mem 4); the search finds shorter.
+  const Problem p = MakeProblem(4, 8, 1, 1, 1, 1);
+  Result<SearchResult> r = Search(p, Quick(4, 20000));
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->zb_auto, 41);
+  EXPECT_LT(r->timeline.makespan, r->zb_auto);
+}
+
 // Every order of every device (same-device chains respected), placed:
 // the shortest makespan within the budget.
 Tick BruteForce(const Problem& p, std::int64_t budget) {

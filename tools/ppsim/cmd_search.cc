@@ -108,6 +108,7 @@ nlohmann::json ResultJson(const SearchResult& r, const Metrics& metrics) {
   for (const SearchSeed& s : r.seeds)
     seeds.push_back({{"schedule", s.name}, {"makespan", s.makespan}, {"fits", s.fits}, {"peak", s.peak}});
   j["fixed_schedules"] = seeds;
+  if (r.zb_auto > 0) j["zb_auto_makespan"] = r.zb_auto;
   return j;
 }
 
