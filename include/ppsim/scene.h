@@ -30,6 +30,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -63,6 +64,15 @@ struct SceneClaim {
   SourcePos pos;      // of the first character of the claim text
 };
 
+// The scene's [render] table, typed and checked when the scene is loaded
+// (errors name file:line:col). Every field is unset unless the table gives
+// it; the CLI's flags win over it, and the renderer's defaults fill the rest.
+struct RenderSettings {
+  std::optional<int> width, height;   // size = "WIDTHxHEIGHT", each 16..16384
+  std::optional<int> fps;             // fps = 1..240 (video frames per second)
+  std::optional<int> display_width;   // display_width = 16..16384 (pixels the picture is viewed at)
+};
+
 struct Scene {
   std::string path;      // as given to LoadScene
   std::string title;     // a template ("" if none)
@@ -74,9 +84,7 @@ struct Scene {
   std::vector<SceneRun> runs;
   std::vector<SceneClaim> claims;
   std::vector<std::string> closing;  // templates, in order
-  // The [render] table, left to the renderer: key -> value as TOML text
-  // ("fps" -> "30", "size" -> "\"1920x1080\"").
-  std::map<std::string, std::string> render;
+  RenderSettings render;  // the [render] table
 };
 
 // Reads and checks a scene. `overrides` are --set values "KEY=VALUE": KEY a

@@ -374,12 +374,37 @@ class SceneLoader {
     return true;
   }
 
+  // [render]: size = "WxH", fps, display_width; anything else is an error.
   bool Render(const toml::node& node) {
     if (!node.is_table()) return Bad(ErrorCode::kInvalidValue, At(node), "render must be a table: [render]");
+    RenderSettings& r = scene_.render;
     for (auto&& [key, value] : *node.as_table()) {
-      std::ostringstream os;
-      value.visit([&os](const auto& v) { os << v; });
-      scene_.render[std::string(key.str())] = os.str();
+      const std::string k(key.str());
+      std::int64_t v = 0;
+      if (k == "size") {
+        std::string text;
+        if (!String("render.size", value, At(value), &text)) return false;
+        int w = 0, h = 0;
+        const char* end = text.data() + text.size();
+        auto [p1, e1] = std::from_chars(text.data(), end, w);
+        auto [p2, e2] = p1 != end && (*p1 == 'x' || *p1 == 'X') ? std::from_chars(p1 + 1, end, h)
+                                                                  : std::from_chars_result{p1, std::errc::invalid_argument};
+        if (e1 != std::errc() || e2 != std::errc() || p2 != end || w < 16 || h < 16 || w > 16384 || h > 16384) {
+          return Bad(ErrorCode::kInvalidValue, At(value),
+                     "render.size \"" + text + "\" must be WIDTHxHEIGHT, each 16..16384 (e.g. \"1920x1080\")");
+        }
+        r.width = w;
+        r.height = h;
+      } else if (k == "fps") {
+        if (!Int("render.fps", value, At(value), 1, 240, &v)) return false;
+        r.fps = static_cast<int>(v);
+      } else if (k == "display_width") {
+        if (!Int("render.display_width", value, At(value), 16, 16384, &v)) return false;
+        r.display_width = static_cast<int>(v);
+      } else {
+        return Bad(ErrorCode::kUnknownName, At(key),
+                   "unknown key '" + k + "' in [render] (known: size, fps, display_width)");
+      }
     }
     return true;
   }

@@ -4,11 +4,22 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "layout_builder.h"
 #include "ppsim/render/layout.h"
 
 namespace ppsim::render {
+
+// One device's busy cycles [start, end), overlapped ops merged; by device, then time.
+struct Interval {
+  int device = 0;
+  Tick start = 0, end = 0;
+};
+std::vector<Interval> BusyIntervals(const Timeline& t);
+
+// Idle cycles of each device within [0, makespan): what its bubble cells count.
+std::vector<Tick> IdlePerDevice(const Timeline& t);
 
 // Caption on the left; on the right the run's numbers at each tick, then its
 // totals once it is done. `text_w` is the width available for both.

@@ -1,6 +1,7 @@
 // Colour arithmetic shared by the layout and the painters.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -21,10 +22,23 @@ inline Color ChunkShade(Color c, int chunk, int v) {
   return Mix(c, palette::kBackground, 0.45 * chunk / (v - 1));
 }
 
-// A readable text colour on `fill`: white on dark fills, dark on light ones.
+// WCAG 2 relative luminance and contrast ratio (1..21).
+inline double Luminance(Color c) {
+  auto lin = [](int v) {
+    const double x = v / 255.0;
+    return x <= 0.04045 ? x / 12.92 : std::pow((x + 0.055) / 1.055, 2.4);
+  };
+  return 0.2126 * lin(c.r) + 0.7152 * lin(c.g) + 0.0722 * lin(c.b);
+}
+inline double Contrast(Color a, Color b) {
+  const double la = Luminance(a), lb = Luminance(b);
+  return (std::max(la, lb) + 0.05) / (std::min(la, lb) + 0.05);
+}
+
+// A readable text colour on `fill`: white or near-black, whichever contrasts more.
 inline Color TextOn(Color fill) {
-  const double luma = 0.299 * fill.r + 0.587 * fill.g + 0.114 * fill.b;
-  return luma < 150 ? Color{255, 255, 255} : palette::kText;
+  const Color white{255, 255, 255};
+  return Contrast(white, fill) > Contrast(palette::kText, fill) ? white : palette::kText;
 }
 
 // "#4c78a8".

@@ -13,4 +13,9 @@ double Item::WidthAt(Tick t) const {
   return std::round(box.w * static_cast<double>(done) / static_cast<double>(grow_ticks));
 }
 
+double DisplayList::MinTextPx() const {
+  const double dw = display_width > 0 ? display_width : width;
+  return 9.0 * std::max(1.0, static_cast<double>(width) / dw);
+}
+
 }  // namespace ppsim::render

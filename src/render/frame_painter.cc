@@ -3,6 +3,8 @@
 #include <cairo.h>
 #include <pango/pangocairo.h>
 
+#include <cmath>
+
 #include "pango_text.h"
 
 namespace ppsim::render {
@@ -30,6 +32,22 @@ struct FramePainter::Impl {
 namespace {
 
 void SetColor(cairo_t* cr, Color c) { cairo_set_source_rgb(cr, c.r / 255.0, c.g / 255.0, c.b / 255.0); }
+
+// Diagonal lines x + y = k * kHatchSpacing over the rect, as the SVG's pattern.
+void Hatch(cairo_t* cr, double x, double y, double w, double h) {
+  cairo_save(cr);
+  cairo_rectangle(cr, x, y, w, h);
+  cairo_clip(cr);
+  SetColor(cr, palette::kHatch);
+  cairo_set_line_width(cr, 1);
+  const double s = kHatchSpacing;
+  for (double k = std::floor((x + y) / s); k * s <= x + w + y + h; ++k) {
+    cairo_move_to(cr, k * s - (y + h), y + h);
+    cairo_line_to(cr, k * s - y, y);
+  }
+  cairo_stroke(cr);
+  cairo_restore(cr);
+}
 
 }  // namespace
 
@@ -81,6 +99,10 @@ Image FramePainter::Paint(Tick t) {
         cairo_rectangle(cr, item.box.x, item.box.y, w, item.box.h);
         pending = true;
         pending_color = item.color;
+        if (item.hatched) {
+          flush();
+          Hatch(cr, item.box.x, item.box.y, w, item.box.h);
+        }
         break;
       }
       case ItemKind::kLine:

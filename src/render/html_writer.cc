@@ -1,5 +1,6 @@
 #include "ppsim/render/html_writer.h"
 
+#include <algorithm>
 #include <cstdio>
 
 #include "color_util.h"
@@ -17,6 +18,7 @@ constexpr const char* kScript = R"JS(
   const last = Number(root.dataset.last);
   const msPerTick = Number(root.dataset.msPerTick);
   const holdMs = Number(root.dataset.holdMs);
+  const posterMs = Number(root.dataset.posterMs);
   const els = Array.prototype.slice.call(document.querySelectorAll('[data-from]'));
   const items = els.map(function (el) {
     return {
@@ -33,11 +35,13 @@ constexpr const char* kScript = R"JS(
   const scrub = document.getElementById('scrub');
   const playButton = document.getElementById('play');
   const tickLabel = document.getElementById('tick');
+  const speed = document.getElementById('speed');
+  const loop = document.getElementById('loop');
   let tick = 0;
   let timer = null;
 
   // Touches the DOM only where something changes: big scenes have tens of
-  // thousands of cells.
+  // thousands of cells. The URL's #tick= follows what is shown.
   function show(t) {
     tick = Math.max(0, Math.min(last, t));
     for (const it of items) {
@@ -58,63 +62,104 @@ constexpr const char* kScript = R"JS(
     scrub.value = String(tick);
     tickLabel.textContent = 'cycle ' + tick + ' / ' + last;
     root.dataset.tick = String(tick);
+    try { history.replaceState(null, '', '#tick=' + tick); } catch (e) { /* a sandboxed frame */ }
   }
+  function pace() { return msPerTick / Number(speed.value); }
   function pause() {
     if (timer !== null) clearTimeout(timer);
     timer = null;
     playButton.textContent = '\u25B6 play';
+    root.dataset.playing = '0';
   }
   function advance() {
-    if (tick >= last) { pause(); return; }
+    if (tick >= last) {
+      if (loop.checked) { show(0); timer = setTimeout(advance, pace()); } else { pause(); }
+      return;
+    }
     show(tick + 1);
-    timer = setTimeout(advance, tick >= last ? holdMs : msPerTick);
+    timer = setTimeout(advance, tick >= last ? holdMs : pace());
   }
   function play() {
+    if (timer !== null) clearTimeout(timer);
     if (tick >= last) show(0);
     playButton.textContent = '\u275A\u275A pause';
-    timer = setTimeout(advance, msPerTick);
+    root.dataset.playing = '1';
+    timer = setTimeout(advance, pace());
   }
   function toggle() { if (timer === null) play(); else pause(); }
+  function step(d) { pause(); show(tick + d); }
   playButton.addEventListener('click', toggle);
-  document.getElementById('back').addEventListener('click', function () { pause(); show(tick - 1); });
-  document.getElementById('forward').addEventListener('click', function () { pause(); show(tick + 1); });
+  document.getElementById('back').addEventListener('click', function () { step(-1); });
+  document.getElementById('forward').addEventListener('click', function () { step(1); });
   scrub.addEventListener('input', function () { pause(); show(Number(scrub.value)); });
+  // One key, one action: the focused control's own handling (a range moving,
+  // a button clicking on key-up) is prevented, so an arrow is one tick.
   document.addEventListener('keydown', function (e) {
-    if (e.key === ' ') { toggle(); e.preventDefault(); }
-    else if (e.key === 'ArrowLeft') { pause(); show(tick - 1); }
-    else if (e.key === 'ArrowRight') { pause(); show(tick + 1); }
+    if (e.target === speed || e.altKey || e.ctrlKey || e.metaKey) return;
+    if (e.key === ' ') { e.preventDefault(); if (!e.repeat) toggle(); }
+    else if (e.key === 'ArrowLeft') { e.preventDefault(); step(-1); }
+    else if (e.key === 'ArrowRight') { e.preventDefault(); step(1); }
   });
+  document.addEventListener('keyup', function (e) { if (e.key === ' ' && e.target !== speed) e.preventDefault(); });
   function fromHash() {
     const m = /tick=(\d+)/.exec(location.hash);
     return m ? Number(m[1]) : null;
   }
   window.addEventListener('hashchange', function () {
     const k = fromHash();
-    if (k !== null) { pause(); show(k); }
+    if (k !== null && k !== tick) { pause(); show(k); }
   });
   const opened = root.dataset.openAt === undefined ? null : Number(root.dataset.openAt);
   const k = fromHash() !== null ? fromHash() : opened;
-  if (k !== null) { show(k); } else { show(0); play(); }
+  if (k !== null) {
+    show(k);
+  } else {  // the final frame as a poster, then play from the start
+    tick = last;
+    root.dataset.tick = String(last);
+    playButton.textContent = '\u275A\u275A pause';
+    root.dataset.playing = '1';
+    timer = setTimeout(function () { show(0); play(); }, posterMs);
+  }
   root.dataset.ready = '1';
 })();
 )JS";
 
 constexpr const char* kStyle = R"CSS(
-body { margin: 0; padding: 16px; font-family: 'DejaVu Sans', sans-serif; color: #222; background: #fff; }
-svg { width: 100%; height: auto; max-width: 1920px; display: block; }
-.controls { display: flex; gap: 8px; align-items: center; margin: 8px 0; max-width: 1920px; }
-.controls input[type=range] { flex: 1; }
-button { font: inherit; padding: 4px 10px; }
-#tick { min-width: 9em; font-variant-numeric: tabular-nums; }
+html { -webkit-text-size-adjust: 100%; }
+body { margin: 0; padding: 8px; font-family: 'DejaVu Sans', sans-serif; color: #222; background: #fff; }
+.controls { position: sticky; top: 0; z-index: 1; background: #fff; display: flex; flex-wrap: wrap; gap: 6px 8px;
+            align-items: center; padding: 6px 0; max-width: 1920px; }
+.controls input[type=range] { flex: 1 1 12em; min-width: 8em; }
+button, select { font: inherit; padding: 4px 10px; }
+#tick { min-width: 8em; font-variant-numeric: tabular-nums; }
+.chart { overflow-x: auto; max-width: 100%; }
+.chart svg { display: block; width: 100%; height: auto; }
+.numbers { overflow-x: auto; max-width: 100%; }
 table { border-collapse: collapse; margin-top: 8px; }
 th, td { padding: 4px 12px; text-align: right; border-bottom: 1px solid #ddd; }
 th:first-child, td:first-child { text-align: left; }
+p { overflow-wrap: anywhere; }
 )CSS";
 
 std::string Ratio(double r) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.4g", r);
   return buf;
+}
+
+// Above the chart, and sticky, so that they stay on screen on a laptop.
+std::string Controls(const DisplayList& list) {
+  const std::string last = std::to_string(list.last_tick);
+  return "<div class=\"controls\">\n"
+         "<button id=\"back\" title=\"one tick back (arrow left)\">&#9664; step</button>\n"
+         "<button id=\"play\" title=\"play / pause (space)\">&#9654; play</button>\n"
+         "<button id=\"forward\" title=\"one tick forward (arrow right)\">step &#9654;</button>\n"
+         "<input id=\"scrub\" type=\"range\" min=\"0\" max=\"" + last + "\" step=\"1\" value=\"" + last +
+         "\" aria-label=\"tick\">\n<span id=\"tick\">cycle " + last + " / " + last + "</span>\n"
+         "<label>speed <select id=\"speed\"><option value=\"0.25\">0.25\u00D7</option>"
+         "<option value=\"0.5\">0.5\u00D7</option><option value=\"1\" selected>1\u00D7</option>"
+         "<option value=\"2\">2\u00D7</option><option value=\"4\">4\u00D7</option></select></label>\n"
+         "<label><input id=\"loop\" type=\"checkbox\"> loop</label>\n</div>\n";
 }
 
 std::string Attr(const char* name, long long v) { return std::string(" data-") + name + "=\"" + std::to_string(v) + "\""; }
@@ -124,13 +169,21 @@ std::string Attr(const char* name, long long v) { return std::string(" data-") +
 std::string WriteHtml(const DisplayList& list, const Pacing& pacing, Tick open_at) {
   const long long ms_per_tick = static_cast<long long>(pacing.SecondsPerTick() * 1000 + 0.5);
   const long long hold_ms = static_cast<long long>(pacing.HoldSeconds() * 1000 + 0.5);
+  const long long poster_ms = static_cast<long long>(1000.0 * pacing.poster_frames / pacing.fps + 0.5);
+  // The chart is never drawn narrower than the width its text was sized for
+  // (nor wider than its pixels): narrower screens scroll it inside its box.
+  const int min_w = std::min(list.width, list.display_width > 0 ? list.display_width : list.width);
   std::string out = "<!DOCTYPE html>\n<html lang=\"en\" data-last=\"" + std::to_string(list.last_tick) +
                     "\" data-ms-per-tick=\"" + std::to_string(ms_per_tick) + "\" data-hold-ms=\"" +
-                    std::to_string(hold_ms) + "\"";
+                    std::to_string(hold_ms) + "\" data-poster-ms=\"" + std::to_string(poster_ms) + "\"";
   if (open_at >= 0) out += " data-open-at=\"" + std::to_string(open_at) + "\"";
-  out += ">\n<head>\n<meta charset=\"utf-8\">\n<title>" + XmlEscape(list.title.empty() ? "ppsim" : list.title) +
-         "</title>\n<style>" + kStyle + "</style>\n</head>\n<body>\n";
-  out += SvgOpen(list, " role=\"img\"");
+  out += ">\n<head>\n<meta charset=\"utf-8\">\n"
+         "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>" +
+         XmlEscape(list.title.empty() ? "ppsim" : list.title) + "</title>\n<style>" + kStyle +
+         ".chart svg { min-width: " + std::to_string(min_w) + "px; max-width: " + std::to_string(list.width) +
+         "px; }\n</style>\n</head>\n<body>\n";
+  out += Controls(list);
+  out += "<div class=\"chart\">\n" + SvgOpen(list, " role=\"img\"");
   for (const Item& item : list.items) {
     std::string attrs;
     if (item.role == Role::kOp) {
@@ -153,16 +206,8 @@ std::string WriteHtml(const DisplayList& list, const Pacing& pacing, Tick open_a
     }
     AppendSvgItem(out, item, item.box.w, attrs, "");
   }
-  out += "</svg>\n";
-  out += "<div class=\"controls\">\n"
-         "<button id=\"back\" title=\"one tick back (arrow left)\">&#9664; step</button>\n"
-         "<button id=\"play\" title=\"play / pause (space)\">&#9654; play</button>\n"
-         "<button id=\"forward\" title=\"one tick forward (arrow right)\">step &#9654;</button>\n"
-         "<input id=\"scrub\" type=\"range\" min=\"0\" max=\"" +
-         std::to_string(list.last_tick) + "\" step=\"1\" value=\"" + std::to_string(list.last_tick) +
-         "\" aria-label=\"tick\">\n<span id=\"tick\">cycle " + std::to_string(list.last_tick) + " / " +
-         std::to_string(list.last_tick) + "</span>\n</div>\n";
-  out += "<table>\n<tr><th>run</th><th>makespan</th><th>busy</th><th>idle</th><th>bubble ratio</th>"
+  out += "</svg>\n</div>\n";
+  out += "<div class=\"numbers\"><table>\n<tr><th>run</th><th>makespan</th><th>busy</th><th>idle</th><th>bubble ratio</th>"
          "<th>peak held</th><th>P</th><th>M</th><th>v</th></tr>\n";
   for (const RunSummary& r : list.runs) {
     out += "<tr><td>" + XmlEscape(r.name) + "</td><td>" + std::to_string(r.makespan) + "</td><td>" +
@@ -170,7 +215,7 @@ std::string WriteHtml(const DisplayList& list, const Pacing& pacing, Tick open_a
            "</td><td>" + std::to_string(r.peak) + "</td><td>" + std::to_string(r.P) + "</td><td>" +
            std::to_string(r.M) + "</td><td>" + std::to_string(r.v) + "</td></tr>\n";
   }
-  out += "</table>\n";
+  out += "</table></div>\n";
   for (const std::string& line : list.closing) out += "<p>" + XmlEscape(line) + "</p>\n";
   out += "<script>" + std::string(kScript) + "</script>\n</body>\n</html>\n";
   return out;

@@ -18,6 +18,7 @@ using Align = Builder::Align;
 void Summarize(const LayoutInput& in, DisplayList& list) {
   list.width = in.width;
   list.height = in.height;
+  list.display_width = in.display_width > 0 ? in.display_width : in.width;
   list.title = in.title;
   list.subtitle = in.subtitle.empty() ? DefaultSubtitle(in.runs) : in.subtitle;
   list.closing = in.closing;
@@ -36,6 +37,7 @@ void Summarize(const LayoutInput& in, DisplayList& list) {
     sum.idle = r.metrics->idle;
     sum.bubble_ratio = r.metrics->bubble_ratio;
     sum.peak = r.metrics->peak_activations;
+    sum.idle_per_device = IdlePerDevice(t);
     list.runs.push_back(sum);
   }
 }
@@ -53,20 +55,36 @@ double Header(Builder& b, const Frame& f, const DisplayList& list, double text_w
 
 // Swatches and labels in one row, wrapping when wider than the frame; returns the y below.
 double Legend(Builder& b, const Frame& f, const LayoutInput& in, double y) {
-  bool any_w = false, any_chunks = false;
+  bool any_w = false, any_loop_chunks = false, any_return = false, any_pairs = false;
   for (const RunInput& r : in.runs) {
+    const Problem& p = r.timeline->problem;
     any_w = any_w || r.timeline->schedule.split_backward;
-    any_chunks = any_chunks || r.timeline->problem.v > 1;
+    any_loop_chunks = any_loop_chunks || (p.v > 1 && p.placement == Placement::kLoop);
+    any_return = any_return || p.placement != Placement::kLoop;
+    for (const PlacedOp& op : r.timeline->Ops()) {
+      if (op.overlap >= 0) {
+        any_pairs = true;
+        break;
+      }
+    }
   }
   struct Entry {
     Color color;
     std::string label;
+    bool hatched = false;
+    Color lower = palette::kBackground;  // != background: the swatch's lower half (an overlapped pair)
   };
   std::vector<Entry> entries = {{palette::kForward, "forward (F)"}, {palette::kBackward, "backward (B)"}};
   if (any_w) entries.push_back({palette::kWeightGrad, "weight-grad (W)"});
-  entries.push_back({palette::kBubble, "bubble (idle)"});
+  entries.push_back({palette::kBubble, "bubble (idle)", true});
   entries.push_back({palette::kHeld, "activations held"});
-  if (any_chunks) entries.push_back({ChunkShade(palette::kForward, 1, 2), "lighter = later chunk"});
+  if (any_loop_chunks) entries.push_back({ChunkShade(palette::kForward, 1, 2), "F3\u00B7c1 = chunk 1 (lighter)"});
+  if (any_return) {
+    entries.push_back({ChunkShade(palette::kForward, 1, 2), "F3\u00B7c1 = stage on the way back (reverse direction)"});
+  }
+  if (any_pairs) {
+    entries.push_back({palette::kForward, "F over B in one cell = an overlapped F+B pair", false, palette::kBackward});
+  }
   const double px = f.Font(20);
   const double lh = b.LineHeight(px);
   const double sw = std::round(lh * 0.8);
@@ -77,7 +95,11 @@ double Legend(Builder& b, const Frame& f, const LayoutInput& in, double y) {
       x = f.margin;
       y += lh * 1.25;
     }
-    b.Rect(Role::kLegendSwatch, {x, std::round(y + (lh - sw) / 2), sw, sw}, e.color);
+    const Box box{x, std::round(y + (lh - sw) / 2), sw, sw};
+    b.Rect(Role::kLegendSwatch, box, e.color).hatched = e.hatched;
+    if (!(e.lower == palette::kBackground)) {
+      b.Rect(Role::kLegendSwatch, {box.x, box.y + std::round(sw / 2), sw, sw - std::round(sw / 2)}, e.lower);
+    }
     b.Text(Role::kLegendLabel, e.label, x + sw + 0.4 * px, y, px, false, palette::kText);
     x += need + 1.5 * px;
   }
@@ -100,14 +122,18 @@ int MaxOf(const std::vector<RunInput>& runs, int Problem::*field) {
   return v;
 }
 
-// In-cell labels: as large as a row allows, shrunk so that the widest label
-// fits a one-tick cell if it can (else only longer cells get one).
-double CellFont(Builder& b, const Frame& f, const LayoutInput& in, int row_h, int gx) {
-  double px = std::max(kMinFontPx, std::min(std::floor(row_h * 0.45), f.Font(22)));
-  std::string widest = "W";
-  widest += Str(MaxOf(in.runs, &Problem::M) - 1);
-  while (px > kMinFontPx && b.Measure(widest, px, false).w + 2 > f.cw - 2 * gx) px -= 1;
-  return px;
+// Ticks per strip so that a strip is at least 2 pixels: 1 while a cycle is a pixel or more.
+int TicksPerStrip(double cw) { return cw >= 1 ? 1 : static_cast<int>(std::ceil(2.0 / cw)); }
+
+// "one column = 3 cycles · one row = 2 devices: ...", under the legend.
+double AggregationNote(Builder& b, const Frame& f, double y, double text_w) {
+  if (f.agg == 1 && f.rows_per == 1) return y;
+  std::string note = "aggregated:";
+  if (f.agg > 1) note += " one column = " + Str(f.agg) + " cycles";
+  if (f.rows_per > 1) note += std::string(f.agg > 1 ? " ·" : "") + " one row = " + Str(f.rows_per) + " devices";
+  note += " · a colour mixes the kinds done in it, paler by its idle share";
+  const double px = b.Fit(note, f.Font(18), false, text_w);
+  return y + b.Text(Role::kNote, note, f.margin, y, px, false, palette::kText).box.h + 0.4 * px;
 }
 
 }  // namespace
@@ -148,8 +174,9 @@ Result<DisplayList> Layout(const LayoutInput& in, TextMeasurer& measurer) {
   const double W = in.width, H = in.height;
   const double text_w = W - 2 * f.margin;
   Builder b(list, measurer);
+  f.min_px = b.MinPx();
   b.Rect(Role::kBackground, {0, 0, W, H}, palette::kBackground);
-  double y = Legend(b, f, in, Header(b, f, list, text_w));
+  const double legend_end = Legend(b, f, in, Header(b, f, list, text_w));
 
   // The closing lines' block at the bottom.
   const double closing_px = f.Font(26);
@@ -161,7 +188,7 @@ Result<DisplayList> Layout(const LayoutInput& in, TextMeasurer& measurer) {
   }
   const double bottom = H - f.margin - closing_h - (list.closing.empty() ? 0 : 0.3 * closing_px);
 
-  // Horizontal: a label column, then the ticks.
+  // Horizontal: a label column, the ticks, then a column for each row's idle count.
   const int maxP = MaxOf(in.runs, &Problem::P);
   ChartStyle style;
   style.label_px = f.Font(16);
@@ -170,13 +197,20 @@ Result<DisplayList> Layout(const LayoutInput& in, TextMeasurer& measurer) {
   const double label_w = std::max({b.Measure(last_device, style.label_px, false).w,
                                    b.Measure("held", style.label_px, false).w,
                                    b.Measure("cycle", style.label_px, false).w});
+  Tick most_idle = 0;
+  for (const RunSummary& r : list.runs) most_idle = std::max(most_idle, r.idle);
+  const double idle_w = b.Measure("idle " + Str(most_idle), style.label_px, false).w + 0.4 * style.label_px;
   f.x0 = std::round(f.margin + label_w + 0.6 * style.label_px);
-  f.x1 = W - f.margin;
+  f.right = W - f.margin;
+  f.x1 = std::round(f.right - idle_w);
   f.cw = (f.x1 - f.x0) / static_cast<double>(f.T);
-  if (f.cw < 1) {
-    return Fail(ErrorCode::kLegibility, "render: " + Str(f.T) + " cycles do not fit in " + Str(in.width) +
-                                            " pixels (less than one pixel per cycle); use a wider --size");
+  if (f.x1 - f.x0 < 16) {
+    return Fail(ErrorCode::kLegibility, "render: no room for the chart in " + Str(in.width) + " pixels; use a wider --size");
   }
+  f.agg = TicksPerStrip(f.cw);
+  for (const RunSummary& r : list.runs) style.finishes.push_back(r.makespan);
+  std::sort(style.finishes.begin(), style.finishes.end());
+  style.finishes.erase(std::unique(style.finishes.begin(), style.finishes.end()), style.finishes.end());
 
   // Vertical: what is left is split between the runs; rows get 3/4 of each share.
   const int R = static_cast<int>(in.runs.size());
@@ -186,26 +220,52 @@ Result<DisplayList> Layout(const LayoutInput& in, TextMeasurer& measurer) {
   const double gap = std::max(2.0, std::round(6 * f.s));
   const double fixed = caption_h + 2 * gap + axis_h;
   const double run_gap = std::round(caption_h * 0.6);
-  const double flexible = (bottom - y - R * fixed - (R - 1) * run_gap) / R;
-  const int row_h = static_cast<int>(std::floor(std::min(flexible * 0.75 / maxP, 64 * f.s)));
-  if (row_h < 1) {
-    return Fail(ErrorCode::kLegibility, "render: " + Str(R) + " charts of " + Str(maxP) + " devices do not fit in " +
-                                            Str(in.height) + " pixels; use a taller --size or fewer runs");
+  // The note goes under the legend when cells aggregate; rows aggregate only
+  // when a device row would be under a pixel.
+  auto flexible_for = [&](int runs, double top) { return (bottom - top - runs * fixed - (runs - 1) * run_gap) / runs; };
+  double y = AggregationNote(b, f, legend_end, text_w);
+  double flexible = flexible_for(R, y);
+  if (flexible * 0.75 / maxP < 1 && flexible * 0.75 >= 1) {
+    f.rows_per = static_cast<int>(std::ceil(maxP / std::floor(flexible * 0.75)));
+    list.items.erase(std::remove_if(list.items.begin(), list.items.end(),
+                                    [](const Item& it) { return it.role == Role::kNote; }),
+                     list.items.end());
+    y = AggregationNote(b, f, legend_end, text_w);
+    flexible = flexible_for(R, y);
   }
-  const int gauge_h = std::max(0, static_cast<int>(std::floor(std::min(flexible - maxP * row_h - gap, 150 * f.s))));
-  const double used = R * (fixed + maxP * row_h + gap + gauge_h) + (R - 1) * run_gap;
+  const int rows = (maxP + f.rows_per - 1) / f.rows_per;
+  const int row_h = static_cast<int>(std::floor(std::min(flexible * 0.75 / rows, 64 * f.s)));
+  const int gauge_h = std::max(0, static_cast<int>(std::floor(std::min(flexible - rows * row_h - gap, 150 * f.s))));
+  // A gauge must show a bar as tall as a line of its label; else say how many runs fit.
+  const double min_gauge = b.LineHeight(style.label_px);
+  if (row_h < 1 || gauge_h < min_gauge) {
+    int fit = 0;
+    for (int k = R - 1; k >= 1 && fit == 0; --k) {
+      const double fl = flexible_for(k, y);
+      const int rh = static_cast<int>(std::floor(std::min(fl * 0.75 / rows, 64 * f.s)));
+      if (rh >= 1 && fl - rows * rh - gap >= min_gauge) fit = k;
+    }
+    return Fail(ErrorCode::kLegibility,
+                "render: " + Str(R) + " charts of " + Str(maxP) + " devices do not fit in " + Str(in.width) + "x" +
+                    Str(in.height) + " pixels (" +
+                    (fit > 0 ? "at most " + Str(fit) + " fit" : "not even one fits") +
+                    "); use a taller --size or fewer runs");
+  }
+  const double used = R * (fixed + rows * row_h + gap + gauge_h) + (R - 1) * run_gap;
   y += std::max(0.0, std::floor((bottom - y - used) / 2));  // centred between legend and closing lines
 
-  style.gx = f.cw >= 40 ? 2 : f.cw >= 5 ? 1 : 0;
+  style.gx = f.cw * f.agg >= 40 ? 2 : f.cw * f.agg >= 5 ? 1 : 0;
   style.gy = row_h >= 24 ? 2 : row_h >= 5 ? 1 : 0;
-  style.cell_px = CellFont(b, f, in, row_h, style.gx);
+  style.cell_px = std::min(std::floor(row_h * 0.5), f.Font(22));
+  list.ticks_per_strip = f.agg;
+  list.devices_per_row = f.rows_per;
   for (int r = 0; r < R; ++r) {
     RunGeometry g;
     g.caption_y = y;
     g.caption_h = caption_h;
     g.gantt_y = std::round(y + caption_h + gap);
     g.row_h = row_h;
-    g.gauge_y = g.gantt_y + maxP * row_h + gap;
+    g.gauge_y = g.gantt_y + rows * row_h + gap;
     g.gauge_h = gauge_h;
     g.axis_y = g.gauge_y + g.gauge_h + gap;
     y = g.axis_y + axis_h + run_gap;

@@ -5,7 +5,7 @@
 namespace ppsim::render {
 
 double Builder::Fit(const std::string& text, double px, bool bold, double max_w) {
-  while (px > kMinFontPx && m_.Measure(text, px, bold).w > max_w) px = std::max(kMinFontPx, std::floor(px * 0.92));
+  while (px > min_px_ && m_.Measure(text, px, bold).w > max_w) px = std::max(min_px_, std::floor(px * 0.92));
   return px;
 }
 
@@ -24,6 +24,7 @@ Item& Builder::Text(Role role, const std::string& text, double x, double y, doub
   if (align == Align::kCenter) left = x - size.w / 2;
   if (align == Align::kRight) left = x - size.w;
   item.box = {left, y, size.w, size.h};
+  item.anchor = align == Align::kCenter ? Anchor::kMiddle : align == Align::kRight ? Anchor::kEnd : Anchor::kStart;
   item.clip = {0, 0, static_cast<double>(list_.width), static_cast<double>(list_.height)};
   list_.items.push_back(std::move(item));
   return list_.items.back();

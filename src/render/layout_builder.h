@@ -5,23 +5,27 @@
 #include <cmath>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "ppsim/render/display_list.h"
 #include "ppsim/render/text_metrics.h"
 
 namespace ppsim::render {
 
-inline constexpr double kMinFontPx = 9;  // no text is laid out smaller
+inline constexpr double kMinFontPx = 9;  // no text is smaller where the picture is viewed
 
 inline std::string Str(std::int64_t v) { return std::to_string(v); }
 
 // Appends items to a list; every text box is measured with Pango.
 class Builder {
  public:
-  Builder(DisplayList& list, TextMeasurer& measurer) : list_(list), m_(measurer) {}
+  Builder(DisplayList& list, TextMeasurer& measurer)
+      : list_(list), m_(measurer), min_px_(std::ceil(list.MinTextPx() - 1e-9)) {}
 
+  // The smallest font laid out: 9 px at the list's display width.
+  double MinPx() const { return min_px_; }
   TextSize Measure(const std::string& text, double px, bool bold) { return m_.Measure(text, px, bold); }
-  // Largest size <= px (down to kMinFontPx) at which `text` is at most max_w wide.
+  // Largest size <= px (down to MinPx()) at which `text` is at most max_w wide.
   double Fit(const std::string& text, double px, bool bold, double max_w);
   double LineHeight(double px, bool bold = false) { return m_.Measure("Ag", px, bold).h; }
 
@@ -35,17 +39,22 @@ class Builder {
  private:
   DisplayList& list_;
   TextMeasurer& m_;
+  double min_px_;
 };
 
 // The page: its scale against 1920x1080 and the shared time axis.
 struct Frame {
   double s = 1;
+  double min_px = kMinFontPx;  // Builder::MinPx()
   double margin = 24;
   double x0 = 0, x1 = 0;  // the tick area
+  double right = 0;       // the frame's right margin (status lines end there)
   double cw = 0;          // pixels per tick
   Tick T = 1;             // ticks on the axis (the longest makespan)
+  int agg = 1;            // cycles per column strip (> 1 when a cycle is under two pixels)
+  int rows_per = 1;       // devices per row (> 1 when a device is under a pixel)
   double X(Tick t) const { return std::round(x0 + static_cast<double>(t) * cw); }
-  double Font(double px_at_1080p) const { return std::max(kMinFontPx, std::round(px_at_1080p * s)); }
+  double Font(double px_at_1080p) const { return std::max(min_px, std::round(px_at_1080p * s)); }
 };
 
 // Where one run's blocks sit, top to bottom.
@@ -64,6 +73,7 @@ struct ChartStyle {
   double label_px = 16;  // device labels, gauge label, tick axis
   double cell_px = 12;   // in-cell labels
   int gx = 1, gy = 1;    // gap between cells, in pixels
+  std::vector<Tick> finishes;  // every run's makespan, distinct, ascending
 };
 
 }  // namespace ppsim::render

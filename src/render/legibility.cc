@@ -1,6 +1,7 @@
 #include "ppsim/render/legibility.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -8,7 +9,6 @@ namespace ppsim::render {
 namespace {
 
 constexpr double kSlack = 0.5;      // pixels of overlap tolerated (anti-aliased edges)
-constexpr double kMinLegiblePx = 8;  // smaller text is not text
 
 bool Inside(const Box& in, const Box& out) {
   return in.x >= out.x - kSlack && in.y >= out.y - kSlack && in.right() <= out.right() + kSlack &&
@@ -22,6 +22,14 @@ bool Overlap(const Box& a, const Box& b) {
 
 bool SameTime(const Item& a, const Item& b) { return std::max(a.from, b.from) < std::min(a.until, b.until); }
 
+int ViewWidth(const DisplayList& list) { return list.display_width > 0 ? list.display_width : list.width; }
+
+std::string Px(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f", v);
+  return buf;
+}
+
 std::string Quote(const std::string& text) { return "\"" + text + "\""; }
 
 }  // namespace
@@ -34,12 +42,14 @@ Error CheckLegibility(const DisplayList& list, TextMeasurer& measurer) {
   };
   std::vector<Text> texts;
   std::vector<std::string> problems;
+  const double min_px = list.MinTextPx() - 0.01;  // 9 px where the picture is viewed
   for (const Item& item : list.items) {
     if (item.kind != ItemKind::kText) continue;
     const TextSize size = measurer.Measure(item.text, item.font_px, item.bold);
     const Box box{item.box.x, item.box.y, size.w, size.h};
-    if (item.font_px < kMinLegiblePx) {
-      problems.push_back(Quote(item.text) + " is too small (" + std::to_string(item.font_px) + " px)");
+    if (item.font_px < min_px) {
+      problems.push_back(Quote(item.text) + " is too small (" + Px(item.font_px * list.width / ViewWidth(list)) +
+                         " px at " + std::to_string(ViewWidth(list)) + " px wide)");
     } else if (!Inside(box, frame)) {
       problems.push_back(Quote(item.text) + " leaves the frame");
     } else if (!Inside(box, item.clip)) {
@@ -58,7 +68,9 @@ Error CheckLegibility(const DisplayList& list, TextMeasurer& measurer) {
     }
   }
   if (problems.empty()) return Error{ErrorCode::kOk, ""};
-  std::string message = "illegible at " + std::to_string(list.width) + "x" + std::to_string(list.height) + ": ";
+  std::string message = "illegible at " + std::to_string(list.width) + "x" + std::to_string(list.height) +
+                        (ViewWidth(list) != list.width ? " viewed " + std::to_string(ViewWidth(list)) + " px wide" : "") +
+                        ": ";
   const size_t shown = std::min<size_t>(problems.size(), 6);
   for (size_t i = 0; i < shown; ++i) message += (i ? "; " : "") + problems[i];
   if (problems.size() > shown) message += "; and " + std::to_string(problems.size() - shown) + " more";

@@ -10,7 +10,8 @@ Pacing PaceFor(Tick last_tick, int fps) {
   p.fps = fps;
   const double seconds_per_tick = std::min(0.5, 12.0 / static_cast<double>(std::max<Tick>(1, last_tick)));
   p.frames_per_tick = std::max(1, static_cast<int>(std::lround(seconds_per_tick * fps)));
-  p.hold_frames = 3 * fps;
+  p.hold_frames = 5 * fps;
+  p.poster_frames = fps;
   return p;
 }
 

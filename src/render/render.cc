@@ -60,14 +60,20 @@ bool IsVideo(OutputFormat f) { return f == OutputFormat::kMp4 || f == OutputForm
 
 Result<DisplayList> RenderToFile(const LayoutInput& input, const std::string& path, const RenderOptions& options) {
   if (options.fps < 1 || options.fps > 240) {
-    return Fail(ErrorCode::kInvalidValue, "--fps " + std::to_string(options.fps) + " is outside 1..240");
+    return Fail(ErrorCode::kInvalidValue, "fps " + std::to_string(options.fps) + " is outside 1..240");
   }
   if (options.format != OutputFormat::kText && path == "-") {
     return Fail(ErrorCode::kUsage, "-o -: only --format text can go to stdout");
   }
   Result<std::unique_ptr<TextMeasurer>> measurer = TextMeasurer::Create();
   if (!measurer.ok()) return measurer.error();
-  Result<DisplayList> list = Layout(input, **measurer);
+  LayoutInput in = input;
+  if (in.display_width == 0) {
+    in.display_width = options.display_width > 0                ? options.display_width
+                       : options.format == OutputFormat::kHtml ? kHtmlDisplayWidth
+                                                               : 0;
+  }
+  Result<DisplayList> list = Layout(in, **measurer);
   if (!list.ok()) return list.error();
   if (options.at_tick && (*options.at_tick < 0 || *options.at_tick > list->last_tick)) {
     return Fail(ErrorCode::kInvalidValue, "--at-tick " + std::to_string(*options.at_tick) + " is outside 0.." +

@@ -38,18 +38,28 @@ void AppendSvgItem(std::string& out, const Item& item, double width, std::string
   switch (item.kind) {
     case ItemKind::kRect:
       out += "<rect x=\"" + Num(item.box.x) + "\" y=\"" + Num(item.box.y) + "\" width=\"" + Num(width) +
-             "\" height=\"" + Num(item.box.h) + "\" fill=\"" + Hex(item.color) + "\"";
+             "\" height=\"" + Num(item.box.h) + "\" fill=\"" + (item.hatched ? "url(#hatch)" : Hex(item.color)) +
+             "\"";
       break;
     case ItemKind::kLine:
       out += "<line x1=\"" + Num(item.box.x) + "\" y1=\"" + Num(item.box.y) + "\" x2=\"" + Num(item.box.right()) +
              "\" y2=\"" + Num(item.box.bottom()) + "\" stroke=\"" + Hex(item.color) + "\" stroke-width=\"" +
              Num(item.line_width) + "\"";
       break;
-    case ItemKind::kText:
-      out += "<text x=\"" + Num(item.box.x) + "\" y=\"" + Num(item.box.y + item.baseline) + "\" font-size=\"" +
+    case ItemKind::kText: {
+      // Anchored at the side the layout aligned it on, so that a viewer's
+      // substitute font grows away from that side instead of off its cell.
+      const double x = item.anchor == Anchor::kMiddle ? item.box.x + item.box.w / 2
+                       : item.anchor == Anchor::kEnd  ? item.box.right()
+                                                      : item.box.x;
+      const char* anchor = item.anchor == Anchor::kMiddle ? " text-anchor=\"middle\""
+                           : item.anchor == Anchor::kEnd  ? " text-anchor=\"end\""
+                                                          : "";
+      out += "<text x=\"" + Num(x) + "\" y=\"" + Num(item.box.y + item.baseline) + "\"" + anchor + " font-size=\"" +
              Num(item.font_px) + "\"" + (item.bold ? " font-weight=\"bold\"" : "") + " fill=\"" + Hex(item.color) +
              "\"";
       break;
+    }
   }
   out += attrs;
   if (item.kind == ItemKind::kText) {
@@ -66,11 +76,19 @@ void AppendSvgItem(std::string& out, const Item& item, double width, std::string
   }
 }
 
+// The bubble's fill: its grey with dark diagonal lines (FramePainter draws the same).
+std::string HatchPattern() {
+  return "<defs><pattern id=\"hatch\" width=\"" + Num(kHatchSpacing) + "\" height=\"" + Num(kHatchSpacing) +
+         "\" patternUnits=\"userSpaceOnUse\"><rect width=\"" + Num(kHatchSpacing) + "\" height=\"" +
+         Num(kHatchSpacing) + "\" fill=\"" + Hex(palette::kBubble) + "\"/><path d=\"M0," + Num(kHatchSpacing) + " L" +
+         Num(kHatchSpacing) + ",0\" stroke=\"" + Hex(palette::kHatch) + "\" stroke-width=\"1\"/></pattern></defs>\n";
+}
+
 std::string SvgOpen(const DisplayList& list, std::string_view attrs) {
   return "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + std::to_string(list.width) + "\" height=\"" +
          std::to_string(list.height) + "\" viewBox=\"0 0 " + std::to_string(list.width) + " " +
          std::to_string(list.height) + "\" font-family=\"" + kFontFamily + ", sans-serif\" shape-rendering=\"crispEdges\"" +
-         std::string(attrs) + ">\n";
+         std::string(attrs) + ">\n" + HatchPattern();
 }
 
 }  // namespace ppsim::render

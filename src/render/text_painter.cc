@@ -60,19 +60,23 @@ std::string PaintText(const DisplayList& list, Tick t, int columns, bool ansi) {
   int label_len = 1;
   int max_p = 1;
   for (const RunSummary& r : list.runs) {
-    label_len = std::max<int>(label_len, 1 + static_cast<int>(std::to_string(r.M - 1).size()));
+    const int chunk = r.v > 1 ? 1 + static_cast<int>(std::to_string(r.v - 1).size()) : 0;  // "c1"
+    label_len = std::max<int>(label_len, 1 + static_cast<int>(std::to_string(r.M - 1).size()) + chunk);
     max_p = std::max(max_p, r.P);
   }
   const int left = std::max(2 + static_cast<int>(std::to_string(max_p - 1).size()) + 1, 5);  // "d12 ", "held "
   int per_tick = label_len + 1;  // "F3 " when it fits, else one letter a tick
   if (left + T * per_tick > columns) per_tick = 1;
+  // Still too wide: one column for several ticks (what is drawn last in it shows).
+  const Tick per_column = per_tick == 1 && left + T > columns ? (T + (columns - left) - 1) / std::max(1, columns - left) : 1;
+  auto col = [&](Tick x) { return left + static_cast<int>(x / per_column) * per_tick; };
 
   std::string out;
   if (!list.title.empty()) out += list.title + "\n";
   out += list.subtitle + "\n";
   out += "F forward · B backward · W weight-grad · . bubble · ▁▃▅█ activations held (full = " +
          std::to_string(list.gauge_scale) + ")\n";
-  const size_t width = static_cast<size_t>(left + T * per_tick);
+  const size_t width = static_cast<size_t>(col(T + per_column - 1));
   for (size_t r = 0; r < list.runs.size(); ++r) {
     std::vector<Row> rows(list.runs[r].P, Row(width));
     Row gauge(width);
@@ -85,23 +89,29 @@ std::string PaintText(const DisplayList& list, Tick t, int columns, bool ansi) {
       if (item.role == Role::kGaugeBar) {
         const std::int64_t scale = std::max<std::int64_t>(1, list.gauge_scale);
         const int level = static_cast<int>((item.value * 8 + scale - 1) / scale);
-        for (int c = 0; c < per_tick; ++c) {
-          Glyph& g = gauge[left + item.tick0 * per_tick + c];
-          g = {kBars[std::clamp(level, 0, 8)], true, item.color};
+        for (int c = col(item.tick0); c < std::max(col(item.tick1), col(item.tick0) + per_tick); ++c) {
+          if (c < static_cast<int>(width)) gauge[c] = {kBars[std::clamp(level, 0, 8)], true, item.color};
         }
         continue;
       }
       if (item.role != Role::kOp && item.role != Role::kBubble) continue;
       // A growing op is drawn up to tick t.
       const Tick end = item.grow_ticks > 0 ? std::min(item.tick1, std::max(item.tick0, t)) : item.tick1;
-      const int c0 = left + static_cast<int>(item.tick0 * per_tick);
-      const int c1 = left + static_cast<int>(end * per_tick);
-      const std::string fill = item.role == Role::kBubble ? "." : std::string(1, item.op_kind);
+      const int c0 = col(item.tick0);
+      const int c1 = std::min<int>(static_cast<int>(width), end > item.tick0 ? std::max(col(end), c0 + 1) : c0);
+      // A bubble is "." per cycle; an op its kind letter, then "-" through
+      // every further cycle it lasts, so that a long op reads as one.
       for (int c = c0; c < c1; ++c) {
-        rows[item.device][c] = {(c - left) % per_tick == 0 ? fill : " ", true, item.color};
+        const bool first = c < c0 + per_tick;
+        const std::string fill = item.role == Role::kBubble ? ((c - left) % per_tick == 0 ? "." : " ")
+                                 : first                    ? ((c - left) % per_tick == 0 ? std::string(1, item.op_kind) : " ")
+                                                            : (c + 1 == c1 && per_tick > 1 ? " " : "-");
+        rows[item.device][c] = {fill, true, item.color};
       }
-      if (item.role == Role::kOp && per_tick > 1 && c1 > c0) {
-        Put(rows[item.device], std::string(1, item.op_kind) + std::to_string(item.microbatch), c0);
+      if (item.role == Role::kOp && item.op_kind != 'A' && per_tick > 1 && c1 > c0) {
+        std::string label = std::string(1, item.op_kind) + std::to_string(item.microbatch);
+        if (item.chunk >= 0) label += "c" + std::to_string(item.chunk);
+        Put(rows[item.device], label, c0);
       }
     }
     out += "\n" + list.runs[r].caption + (status.empty() ? "" : "  [" + status + "]") + "\n";

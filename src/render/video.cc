@@ -72,27 +72,33 @@ void ShowProgress(long long done, long long total) {
   std::fflush(stderr);
 }
 
-// One image per tick, the last one again until the hold is covered (an MP4
-// gets each image once: its repeats are spliced in later); false if ffmpeg
-// stopped reading.
+// The poster (the final image), then one image per tick, the last one again
+// until the hold is covered (an MP4 gets each image once: its repeats are
+// spliced in later); false if ffmpeg stopped reading.
 bool PipeFrames(const DisplayList& list, const VideoOptions& options, ChildProcess& ffmpeg) {
   const Pacing& p = options.pacing;
-  long long hold_inputs = (p.hold_frames + p.frames_per_tick - 1) / p.frames_per_tick;
+  auto inputs = [&](long long frames) { return (frames + p.frames_per_tick - 1) / p.frames_per_tick; };
+  long long hold_inputs = inputs(p.hold_frames);
+  long long poster_inputs = inputs(p.poster_frames);
   // WebM keeps one frame per input image (variable rate) and drops the last
   // image's own duration: one more copy ends the hold on time.
   if (options.format == VideoFormat::kWebm) ++hold_inputs;
-  if (options.format == VideoFormat::kMp4) hold_inputs = 0;
-  const long long total = list.last_tick + 1 + hold_inputs;
+  if (options.format == VideoFormat::kMp4) hold_inputs = 0, poster_inputs = p.poster_frames > 0 ? 1 : 0;
+  const long long total = poster_inputs + list.last_tick + 1 + hold_inputs;
   long long written = 0;
   FramePainter painter(list);
-  for (Tick t = 0; t <= list.last_tick; ++t) {
+  auto send = [&](Tick t, long long copies) {
     const Image image = painter.Paint(t);
-    const long long copies = t == list.last_tick ? 1 + hold_inputs : 1;
     for (long long c = 0; c < copies; ++c) {
       if (!WriteImage(ffmpeg, image)) return false;
       ++written;
       if (options.progress) ShowProgress(written, total);
     }
+    return true;
+  };
+  if (poster_inputs > 0 && !send(list.last_tick, poster_inputs)) return false;
+  for (Tick t = 0; t <= list.last_tick; ++t) {
+    if (!send(t, t == list.last_tick ? 1 + hold_inputs : 1)) return false;
   }
   return true;
 }
@@ -150,6 +156,7 @@ Error EncodeMp4(const std::string& program, const DisplayList& list, const Video
   const Pacing& p = options.pacing;
   std::vector<long long> copies(static_cast<size_t>(list.last_tick) + 1, p.frames_per_tick);
   copies.back() += p.hold_frames;
+  if (p.poster_frames > 0) copies.insert(copies.begin(), p.poster_frames);
   Result<std::string> stream = RepeatPictures(*coded, copies);
   if (!stream.ok()) return Fail(ErrorCode::kIo, "cannot write " + path + ": " + stream.error().message);
   // A raw H.264 stream's timestamps come in 1/1200000 s, not always a whole

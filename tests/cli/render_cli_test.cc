@@ -112,6 +112,25 @@ TEST_F(RenderCli, TextToStdoutAtATick) {
   EXPECT_THAT(run.out, ::testing::Not(HasSubstr("same finish")));  // closing lines come at the end
 }
 
+// The scene's [render] table: its size is used, and its mistakes are named
+// in the scene's words at their position, never as a flag.
+TEST_F(RenderCli, RenderTableSizeIsUsedAndItsErrorsNameTheScene) {
+  const std::string scene = Path("sized.toml");
+  std::ofstream(scene) << Slurp(kExample) << "\n[render]\nsize = \"1280x720\"\n";
+  auto run = RunPpsim("render " + scene + " -o " + Path("a.png") + " --json");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_THAT(run.out, HasSubstr("\"width\":1280"));
+  EXPECT_THAT(run.out, HasSubstr("\"height\":720"));
+  const std::string bad = Path("bad.toml");
+  std::ofstream(bad) << Slurp(kExample) << "\n[render]\nfps = 1000\n";
+  auto fail = RunPpsim("render " + bad + " -o " + Path("b.mp4"));
+  EXPECT_EQ(fail.exit_code, 6) << fail.err;  // kTooLarge
+  EXPECT_THAT(fail.err, HasSubstr("bad.toml:"));
+  EXPECT_THAT(fail.err, HasSubstr("render.fps = 1000"));
+  EXPECT_THAT(fail.err, ::testing::Not(HasSubstr("--fps")));
+  EXPECT_FALSE(std::filesystem::exists(Path("b.mp4")));
+}
+
 TEST_F(RenderCli, UnknownExtensionIsAUsageError) {
   auto run = RunPpsim("render " + kExample + " -o " + Path("out.bmp"));
   EXPECT_EQ(run.exit_code, 2) << run.err;

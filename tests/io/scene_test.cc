@@ -205,3 +205,50 @@ TEST(Sweep, BadAxesAreUsageErrors) {
 
 }  // namespace
 }  // namespace ppsim
+
+namespace ppsim {
+namespace {
+
+// [render] is typed and checked when the scene loads, with file:line:col,
+// in the scene's own words (never a flag's).
+TEST(SceneRender, SizeFpsAndDisplayWidthAreRead) {
+  const std::string run = "[[run]]\nname = \"A\"\nschedule = \"gpipe\"\n";
+  Result<Scene> s =
+      LoadSceneText(run + "[render]\nsize = \"1280x720\"\nfps = 24\ndisplay_width = 760\n", "s.toml");
+  ASSERT_TRUE(s.ok()) << s.error().message;
+  EXPECT_EQ(s->render.width, 1280);
+  EXPECT_EQ(s->render.height, 720);
+  EXPECT_EQ(s->render.fps, 24);
+  EXPECT_EQ(s->render.display_width, 760);
+  Result<Scene> none = LoadSceneText(run, "s.toml");
+  ASSERT_TRUE(none.ok());
+  EXPECT_FALSE(none->render.width.has_value());
+  EXPECT_FALSE(none->render.fps.has_value());
+}
+
+TEST(SceneRender, BadValuesAndUnknownKeysNameThePosition) {
+  const std::string run = "[[run]]\nname = \"A\"\nschedule = \"gpipe\"\n[render]\n";
+  struct Case {
+    std::string line;
+    ErrorCode code;
+    std::string message;
+  };
+  const Case cases[] = {
+      {"fps = 1000", ErrorCode::kTooLarge, "s.toml:5:7: render.fps = 1000 exceeds the limit 240"},
+      {"fps = 0", ErrorCode::kInvalidValue, "s.toml:5:7: render.fps must be ≥ 1"},
+      {"fps = \"abc\"", ErrorCode::kInvalidValue, "s.toml:5:7: render.fps must be a whole number"},
+      {"size = \"1280x\"", ErrorCode::kInvalidValue, "s.toml:5:8: render.size \"1280x\" must be WIDTHxHEIGHT"},
+      {"size = \"12x720\"", ErrorCode::kInvalidValue, "s.toml:5:8: render.size \"12x720\" must be"},
+      {"size = 1280", ErrorCode::kInvalidValue, "s.toml:5:8: render.size must be a string"},
+      {"colour = \"red\"", ErrorCode::kUnknownName, "s.toml:5:1: unknown key 'colour' in [render] (known: size, fps"},
+  };
+  for (const Case& c : cases) {
+    const Error e = LoadError(run + c.line + "\n");
+    EXPECT_EQ(e.code, c.code) << c.line << ": " << e.message;
+    EXPECT_EQ(e.message.rfind(c.message, 0), 0u) << c.line << ": " << e.message;
+    EXPECT_EQ(e.message.find("--"), std::string::npos) << e.message;  // no flag the user never typed
+  }
+}
+
+}  // namespace
+}  // namespace ppsim

@@ -48,7 +48,7 @@ TEST(Determinism, RenderingTwiceGivesTheSameBytes) {
 TEST(Pacing, ReadableForShortRunsAndBoundedForLongOnes) {
   const Pacing short_run = PaceFor(18, 30);
   EXPECT_EQ(short_run.frames_per_tick, 15);  // half a second a tick
-  EXPECT_EQ(short_run.hold_frames, 90);      // closing lines held 3 s
+  EXPECT_EQ(short_run.hold_frames, 150);     // closing lines held 5 s
   const Pacing long_run = PaceFor(574, 30);
   EXPECT_EQ(long_run.frames_per_tick, 1);  // never below one frame a tick
 }

@@ -52,14 +52,14 @@ TEST_F(VideoTest, Mp4IsH264AndDeterministic) {
   EXPECT_NE(bytes.find("avc1"), std::string::npos);  // H.264
   EXPECT_EQ(bytes, Slurp(b));
   EXPECT_EQ(FilesInDir(), 2u);  // no temporary files left behind
-  // Duration: 19 ticks of half a second, then the 3 s hold.
+  // Duration: the 1 s poster, 19 ticks of half a second, then the 5 s hold.
   const std::string cmd = "ffprobe -v error -show_entries format=duration -of csv=p=0 " + a.string();
   FILE* probe = popen(cmd.c_str(), "r");
   ASSERT_NE(probe, nullptr);
   double seconds = 0;
   EXPECT_EQ(fscanf(probe, "%lf", &seconds), 1);
   pclose(probe);
-  EXPECT_NEAR(seconds, 19 * 0.5 + 3, 0.25);
+  EXPECT_NEAR(seconds, 1 + 19 * 0.5 + 5, 0.25);
 }
 
 double ProbeSeconds(const fs::path& file) {
@@ -76,12 +76,12 @@ TEST_F(VideoTest, WebmAndGifLastAsLongAsTheMp4) {
   const fs::path webm = dir_ / "a.webm", gif = dir_ / "a.gif";
   Error e = EncodeVideo(list_, webm, options_);
   ASSERT_EQ(e.code, ErrorCode::kOk) << e.message;
-  EXPECT_NEAR(ProbeSeconds(webm), 12.5, 0.1);
+  EXPECT_NEAR(ProbeSeconds(webm), 15.5, 0.1);
   EXPECT_NE(Slurp(webm).find("webm"), std::string::npos);
   options_.format = VideoFormat::kGif;
   e = EncodeVideo(list_, gif, options_);
   ASSERT_EQ(e.code, ErrorCode::kOk) << e.message;
-  EXPECT_NEAR(ProbeSeconds(gif), 12.5, 0.1);
+  EXPECT_NEAR(ProbeSeconds(gif), 15.5, 0.1);
   EXPECT_EQ(Slurp(gif).substr(0, 6), "GIF89a");
 }
 
@@ -98,14 +98,15 @@ std::string Output(const std::string& cmd) {
 
 // Each image is coded once and held by copies: the file is still constant
 // frame rate at --fps, every tick lasts exactly frames_per_tick frames, in
-// order, and the final frame the 3 s hold on top.
+// order, and the final frame the 5 s hold on top; the video opens on the
+// final frame (1 s), so its first frame is never an empty chart.
 TEST_F(VideoTest, Mp4IsConstantRateWithEveryTickHeldItsFrames) {
   const fs::path a = dir_ / "a.mp4";
   Error e = EncodeVideo(list_, a, options_);
   ASSERT_EQ(e.code, ErrorCode::kOk) << e.message;
   EXPECT_EQ(Output("ffprobe -v error -select_streams v -show_entries stream=codec_name,pix_fmt,r_frame_rate,"
                 "avg_frame_rate,nb_frames -of csv=p=0 " + a.string()),
-            "h264,yuv420p,10/1,10/1,125\n");  // (19 ticks x 5 + 30) frames at 10 fps
+            "h264,yuv420p,10/1,10/1,155\n");  // (10 + 19 ticks x 5 + 50) frames at 10 fps
   // Runs of identical decoded frames: one per tick, in tick order.
   std::istringstream md5s(Output("ffmpeg -v error -i " + a.string() + " -f framemd5 -"));
   std::vector<std::pair<std::string, int>> runs;
@@ -115,9 +116,11 @@ TEST_F(VideoTest, Mp4IsConstantRateWithEveryTickHeldItsFrames) {
     if (runs.empty() || runs.back().first != hash) runs.push_back({hash, 0});
     ++runs.back().second;
   }
-  ASSERT_EQ(runs.size(), 19u);
-  for (size_t t = 0; t + 1 < runs.size(); ++t) EXPECT_EQ(runs[t].second, 5) << "tick " << t;
-  EXPECT_EQ(runs.back().second, 5 + 30);
+  ASSERT_EQ(runs.size(), 20u);
+  EXPECT_EQ(runs.front().second, 10);  // the poster
+  EXPECT_NE(runs.front().first, runs[1].first);  // is not tick 0's empty chart (it is the final frame, coded as an IDR)
+  for (size_t t = 1; t + 1 < runs.size(); ++t) EXPECT_EQ(runs[t].second, 5) << "tick " << t - 1;
+  EXPECT_EQ(runs.back().second, 5 + 50);
 }
 
 TEST_F(VideoTest, MissingFfmpegSaysWhatToInstall) {

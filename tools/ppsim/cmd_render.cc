@@ -1,5 +1,5 @@
 // ppsim render SCENE -o OUT [-o OUT2 ...] [--set KEY=VALUE ...] [--size WxH] [--fps N]
-//               [--at-tick T] [--animated] [--format text] [--json]
+//               [--display-width PX] [--width COLUMNS] [--at-tick T] [--animated] [--format text] [--json]
 //
 // Loads and simulates the scene, checks its claims FIRST (a false claim
 // writes nothing), fills the words from the runs, then lays the scene out
@@ -29,6 +29,8 @@ struct RenderCliOptions {
   std::vector<std::string> set;
   std::string size;
   int fps = 0;  // 0 = the scene's [render] fps, else 30
+  int display_width = 0;  // 0 = the scene's [render] display_width, else the format's default
+  int width = 0;          // text: columns (0 = the terminal's, else 100)
   std::optional<Tick> at_tick;
   bool animated = false;
   std::string format;
@@ -36,14 +38,12 @@ struct RenderCliOptions {
 };
 
 // "1920x1080" -> (1920, 1080).
-Result<std::pair<int, int>> ParseSize(std::string text, const std::string& where) {
-  if (text.size() >= 2 && text.front() == '"' && text.back() == '"') text = text.substr(1, text.size() - 2);
+Result<std::pair<int, int>> ParseSize(const std::string& text) {
   int w = 0, h = 0;
   char x = 0, extra = 0;
   if (std::sscanf(text.c_str(), "%d%c%d%c", &w, &x, &h, &extra) != 3 || (x != 'x' && x != 'X') || w < 16 ||
       h < 16 || w > 16384 || h > 16384) {
-    return Fail(ErrorCode::kInvalidValue,
-                where + ": size \"" + text + "\" must be WIDTHxHEIGHT, each 16..16384 (e.g. 1920x1080)");
+    return Fail(ErrorCode::kInvalidValue, "--size \"" + text + "\" must be WIDTHxHEIGHT, each 16..16384 (e.g. 1920x1080)");
   }
   return std::make_pair(w, h);
 }
@@ -56,6 +56,16 @@ Result<std::string> Fill(const std::string& tmpl, const std::vector<RunResult>& 
 }
 
 int Run(const RenderCliOptions& o) {
+  if (o.fps != 0 && (o.fps < 1 || o.fps > 240)) {
+    return Report(Fail(ErrorCode::kInvalidValue, "--fps " + std::to_string(o.fps) + " is outside 1..240"));
+  }
+  if (o.display_width != 0 && (o.display_width < 16 || o.display_width > 16384)) {
+    return Report(Fail(ErrorCode::kInvalidValue,
+                       "--display-width " + std::to_string(o.display_width) + " is outside 16..16384"));
+  }
+  if (o.width != 0 && (o.width < 20 || o.width > 100000)) {
+    return Report(Fail(ErrorCode::kInvalidValue, "--width " + std::to_string(o.width) + " is outside 20..100000"));
+  }
   if (o.out.empty()) return Report(Fail(ErrorCode::kUsage, "render: say where to write: -o OUT (.mp4 .webm .gif .svg .png .html, or - with --format text)"));
   // Every output's format is known before any work is done.
   std::vector<render::OutputFormat> formats;
@@ -106,17 +116,16 @@ int Run(const RenderCliOptions& o) {
     input.closing.push_back(*line);
   }
 
-  // Size and pace: the flags, else the scene's [render] table, else 1920x1080 at 30 fps.
-  std::pair<int, int> size{1920, 1080};
-  if (!o.size.empty() || scene->render.count("size")) {
-    Result<std::pair<int, int>> s =
-        o.size.empty() ? ParseSize(scene->render.at("size"), o.scene + ": [render] size") : ParseSize(o.size, "--size");
+  // Size and pace: the flags, else the scene's [render] table (checked when
+  // it was loaded), else 1920x1080 at 30 fps.
+  std::pair<int, int> size{scene->render.width.value_or(1920), scene->render.height.value_or(1080)};
+  if (!o.size.empty()) {
+    Result<std::pair<int, int>> s = ParseSize(o.size);
     if (!s) return Report(s.error());
     size = *s;
   }
-  int fps = o.fps;
-  if (fps == 0 && scene->render.count("fps")) fps = std::atoi(scene->render.at("fps").c_str());
-  if (fps == 0) fps = 30;
+  const int fps = o.fps != 0 ? o.fps : scene->render.fps.value_or(30);
+  const int display_width = o.display_width != 0 ? o.display_width : scene->render.display_width.value_or(0);
 
   nlohmann::json outputs = nlohmann::json::array();
   for (size_t i = 0; i < o.out.size(); ++i) {
@@ -125,11 +134,13 @@ int Run(const RenderCliOptions& o) {
     ro.fps = fps;
     ro.at_tick = o.at_tick;
     ro.animated = o.animated;
+    ro.display_width = display_width;
+    ro.text_columns = o.width;
     ro.progress = render::IsVideo(formats[i]) && isatty(STDERR_FILENO);
     if (o.out[i] == "-" && isatty(STDOUT_FILENO)) {
       ro.text_color = true;
       winsize ws{};
-      if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0) ro.text_columns = ws.ws_col;
+      if (o.width == 0 && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0) ro.text_columns = ws.ws_col;
     }
     input.width = size.first;
     input.height = size.second;
@@ -176,6 +187,10 @@ const CommandRegistrar registrar(50, [](CLI::App& app, int* exit_code) {
   cmd->add_option("--set", o->set, "override a top-level value: --set P=8 (repeatable)")->take_all();
   cmd->add_option("--size", o->size, "frame size WIDTHxHEIGHT (default: the scene's [render] size, else 1920x1080)");
   cmd->add_option("--fps", o->fps, "video frames per second (default 30)");
+  cmd->add_option("--display-width", o->display_width,
+                  "pixels wide the picture will be viewed at: text is sized and checked for that width "
+                  "(default: the scene's [render] display_width, else 760 for .html, else the frame width)");
+  cmd->add_option("--width", o->width, "text: columns (default: the terminal's width, else 100)");
   cmd->add_option("--at-tick", o->at_tick, "the frame at this tick instead of the final one (.png .svg text); .html opens there");
   cmd->add_flag("--animated", o->animated, ".svg: an animated SVG (SMIL) instead of the final frame");
   cmd->add_option("--format", o->format, "mp4, webm, gif, svg, png, html or text (default: from -o's extension)");

@@ -37,10 +37,15 @@ inline constexpr Color kForward{76, 120, 168};     // F
 inline constexpr Color kBackward{245, 133, 24};    // B
 inline constexpr Color kWeightGrad{84, 162, 75};   // W
 inline constexpr Color kBubble{205, 205, 205};     // an idle device-cycle
+inline constexpr Color kHatch{150, 150, 150};      // the bubble's diagonal hatching
 inline constexpr Color kHeld{178, 121, 162};       // activations held (the gauge)
 inline constexpr Color kGaugeBack{244, 240, 243};
 inline constexpr Color kCursor{200, 40, 40};       // "now"
 }  // namespace palette
+
+// Hatched rects: one diagonal line (bottom-left to top-right) per this many
+// pixels, anchored to the frame's origin so that neighbours join up.
+inline constexpr double kHatchSpacing = 8;
 
 enum class ItemKind : std::uint8_t { kRect, kText, kLine };
 
@@ -66,7 +71,14 @@ enum class Role : std::uint8_t {
   kPeakLine,
   kCursor,
   kClosing,
+  kNote,         // what the chart does not show one-to-one ("one column = 3 cycles")
+  kFinish,       // a run's finish: a line across every chart, labelled in its own axis
+  kIdleCount,    // "idle 6" at the end of a device row, once the run is done
 };
+
+// How a text's x is anchored (SVG's text-anchor): the box's left edge,
+// centre or right edge stays put whatever font a viewer substitutes.
+enum class Anchor : std::uint8_t { kStart, kMiddle, kEnd };
 
 struct Box {
   double x = 0, y = 0, w = 0, h = 0;
@@ -80,12 +92,14 @@ struct Item {
   Box box;        // rect / text box (logical extents); line: (x,y) -> (x+w, y+h)
   Color color;    // fill, text or line colour
   double line_width = 0;  // lines only
+  bool hatched = false;   // rects only: diagonal hatching over the fill (bubbles)
 
   // Text only.
   std::string text;
   double font_px = 0;
   bool bold = false;
   double baseline = 0;  // from the top of the box
+  Anchor anchor = Anchor::kStart;
   Box clip;             // the container the text must stay inside (a cell, or the frame)
 
   // Time (see the header comment).
@@ -98,9 +112,10 @@ struct Item {
   int run = -1;
   int device = -1;
   Tick tick0 = 0, tick1 = 0;  // [tick0, tick1) for ops, bubbles, gauge bars
-  char op_kind = 0;           // 'F', 'B', 'W' for ops
+  char op_kind = 0;           // 'F', 'B', 'W' for ops; 'A' for an aggregated strip
   int microbatch = -1;
   int stage = -1;
+  int chunk = -1;             // ops of a run with v > 1: the device's chunk (c0, c1, ...)
   std::int64_t value = 0;     // gauge bars: activations held
 
   bool VisibleAt(Tick t) const { return from <= t && t < until; }
@@ -116,11 +131,17 @@ struct RunSummary {
   Tick makespan = 0, busy = 0, idle = 0;
   double bubble_ratio = 0;
   std::int64_t peak = 0;
+  std::vector<Tick> idle_per_device;  // idle cycles of each device within [0, makespan)
 };
 
 struct DisplayList {
   int width = 0, height = 0;  // pixels
+  int display_width = 0;      // pixels wide it is meant to be viewed at (text is >= 9 px there)
+  int ticks_per_strip = 1;    // > 1: each column strip aggregates this many cycles
+  int devices_per_row = 1;    // > 1: each row aggregates this many devices
   Tick last_tick = 0;         // frames are ticks 0..last_tick (the longest makespan)
+  // The smallest text, in the list's pixels, that is 9 px at display_width.
+  double MinTextPx() const;
   std::int64_t gauge_scale = 0;  // the largest peak of all runs: every gauge's full height
   std::string title, subtitle;
   std::vector<std::string> closing;

@@ -34,15 +34,20 @@ struct LayoutInput {
   std::vector<std::string> closing;  // already filled from the runs
   int width = 1920;   // pixels
   int height = 1080;
+  // Pixels wide the picture will be viewed at (0 = width): no text is laid
+  // out under 9 px at that width, and in-cell labels that would be are dropped.
+  int display_width = 0;
 };
 
 // "4 stages · 6 microbatches · one cell = one cycle" (devices and chunks
 // spelled out when a run has v > 1).
 std::string DefaultSubtitle(const std::vector<RunInput>& runs);
 
-// Fails with kLegibility when the frame cannot hold the charts at all (less
-// than a pixel per device row or per tick); text legibility is checked
-// separately by CheckLegibility().
+// When a cycle is under a pixel, cycles aggregate into strips of >= 2 pixels
+// (and devices into rows when a device row is under a pixel); the chart says
+// so under the legend. Fails with kLegibility when the runs' charts cannot all
+// hold a row and a readable gauge, saying how many runs would fit; text
+// legibility is checked separately by CheckLegibility().
 Result<DisplayList> Layout(const LayoutInput& input, TextMeasurer& measurer);
 
 }  // namespace ppsim::render

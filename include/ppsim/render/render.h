@@ -19,11 +19,17 @@ enum class OutputFormat { kMp4, kWebm, kGif, kSvg, kPng, kHtml, kText };
 Result<OutputFormat> FormatFor(const std::string& path, const std::string& format);
 bool IsVideo(OutputFormat format);
 
+// The width a page is checked at unless told: a blog's text column.
+inline constexpr int kHtmlDisplayWidth = 760;
+
 struct RenderOptions {
   OutputFormat format = OutputFormat::kSvg;
   int fps = 30;                      // video frames per second
   std::optional<Tick> at_tick;       // still images: this tick instead of the final frame
   bool animated = false;             // .svg: SMIL animation instead of the final frame
+  // Pixels wide the picture is viewed at (0 = 760 for .html, else the frame
+  // width): fonts are sized so that no text is under 9 px there.
+  int display_width = 0;
   int text_columns = 0;              // terminal width for text (0 = 100)
   bool text_color = false;           // text: ANSI colours (when stdout is a terminal)
   bool progress = false;             // progress bar on stderr while encoding video
