@@ -40,8 +40,10 @@ std::vector<std::string> FfmpegArgs(const std::string& program, const DisplayLis
                          "-fps_mode", "passthrough", "-f", "h264"});
       break;
     case VideoFormat::kWebm:
-      a.insert(a.end(), {"-c:v", "libvpx-vp9", "-pix_fmt", "yuv420p", "-r", fps, "-fps_mode", "vfr",  //
-                         "-b:v", "0", "-crf", "32", "-deadline", "realtime", "-cpu-used", "8", "-threads", "2",
+      // 4:4:4 (VP9 profile 1): 4:2:0 halves the colour resolution, which
+      // smears thin text and cell edges (PSNR 33 dB against the PNG; 51 dB so).
+      a.insert(a.end(), {"-c:v", "libvpx-vp9", "-pix_fmt", "yuv444p", "-r", fps, "-fps_mode", "vfr",  //
+                         "-b:v", "0", "-crf", "20", "-deadline", "realtime", "-cpu-used", "8", "-threads", "2",
                          "-f", "webm"});
       break;
     case VideoFormat::kGif:

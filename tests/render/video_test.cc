@@ -4,10 +4,12 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
+#include "ppsim/render/frame_painter.h"
 #include "ppsim/render/video.h"
 #include "scene_fixture.h"
 
@@ -83,6 +85,25 @@ TEST_F(VideoTest, WebmAndGifLastAsLongAsTheMp4) {
   ASSERT_EQ(e.code, ErrorCode::kOk) << e.message;
   EXPECT_NEAR(ProbeSeconds(gif), 15.5, 0.1);
   EXPECT_EQ(Slurp(gif).substr(0, 6), "GIF89a");
+}
+
+std::string Output(const std::string& cmd);
+
+// The WebM's final frame against the PNG of the same frame: no visible
+// artefacts (chroma smear, blocking) means a high PSNR.
+TEST_F(VideoTest, WebmFinalFrameMatchesThePng) {
+  options_.format = VideoFormat::kWebm;
+  const fs::path webm = dir_ / "a.webm", png = dir_ / "final.png", last = dir_ / "last.png";
+  ASSERT_EQ(EncodeVideo(list_, webm, options_).code, ErrorCode::kOk);
+  Result<std::string> bytes = RenderPng(list_, list_.last_tick);
+  ASSERT_TRUE(bytes.ok());
+  std::ofstream(png, std::ios::binary) << *bytes;
+  ASSERT_EQ(std::system(("ffmpeg -v error -sseof -1 -i " + webm.string() + " -update 1 -y " + last.string()).c_str()), 0);
+  const std::string log = Output("ffmpeg -hide_banner -i " + last.string() + " -i " + png.string() +
+                                 " -lavfi '[0:v][1:v]psnr' -f null - 2>&1");
+  const size_t at = log.find("average:");
+  ASSERT_NE(at, std::string::npos) << log;
+  EXPECT_GE(std::stod(log.substr(at + 8)), 40.0) << log;
 }
 
 std::string Output(const std::string& cmd) {
