@@ -85,7 +85,9 @@ struct SearchResult {
   double seconds = 0;
   std::string budget_unit;     // "stage-sets" or "bytes"
   std::int64_t budget = 0;     // in budget_unit (stage-sets: max_activations)
-  std::vector<std::int64_t> peak_per_device;  // in budget units ×v for sets: chunk sets
+  // Each device's peak: chunk sets (≤ budget·v), or bytes with the static
+  // bytes included (≤ the limit).
+  std::vector<std::int64_t> peak_per_device;
   std::vector<SearchSeed> seeds;              // every fixed schedule tried
   // Best makespan of the Zero Bubble tool's greedy (its eight variants, as
   // rewritten for the budget) that fit; 0 = none fits or not applicable.

@@ -153,6 +153,8 @@ Result<SearchResult> Finish(Context& c, SearchResult r) {
   r.timeline = std::move(*t);
   r.timeline.schedule.name = "search";
   r.peak_per_device = search::PeakUnits(c.budget(), p, r.timeline.schedule);
+  if (r.budget_unit == "bytes")  // with the static bytes, comparable with the limit
+    for (int d = 0; d < p.P; ++d) r.peak_per_device[d] += r.budget - c.budget().capacity[d];
   r.found_by = c.found_by();
   r.evaluated = c.evaluated();
   r.lower_bound = c.lower_bound();

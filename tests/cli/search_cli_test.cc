@@ -4,6 +4,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstdio>
+#include <fstream>
+#include <string>
+
 #include "cli/run_tool.h"
 
 namespace ppsim {
@@ -49,6 +53,20 @@ TEST(SearchCli, BudgetBelowEveryScheduleNamesTheMinimum) {
   EXPECT_EQ(run.exit_code, 5);
   EXPECT_NE(run.err.find("the minimum that works is 1"), std::string::npos) << run.err;
   EXPECT_TRUE(run.out.empty());
+}
+
+TEST(SearchCli, MemoryLimitInBytesWithACostFile) {
+  const std::string file = "/tmp/ppsim_search_cli_costs_" + std::to_string(::getpid()) + ".toml";
+  std::ofstream(file) << "F = 2\nB = 2\nW = 1\n[memory]\nactivation_bytes = 100\nparam_bytes = 1000\n";
+  auto run = RunPpsim("search -P 4 -M 8 --cost-file " + file + " --memory-limit 1300 --json" + kQuick);
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const nlohmann::json j = nlohmann::json::parse(run.out);
+  for (const auto& bytes : j["peak_bytes_per_device"]) EXPECT_LE(bytes.get<long long>(), 1300);
+  EXPECT_EQ(j["memory_limit_exceeded"], false);
+  run = RunPpsim("search -P 4 -M 8 --cost-file " + file + " --memory-limit 1099");
+  EXPECT_EQ(run.exit_code, 5);
+  EXPECT_NE(run.err.find("the minimum that works is 1100"), std::string::npos) << run.err;
+  std::remove(file.c_str());
 }
 
 TEST(SearchCli, BadTimeLimitAndPlacementAreInvalidValues) {

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "ppsim/memory.h"
+#include "ppsim/memory_bytes.h"
 #include "ppsim/placement.h"
 #include "ppsim/search.h"
 #include "ppsim/simulate.h"
@@ -232,6 +233,8 @@ TEST(Search, BytesBudgetHolds) {
   ASSERT_TRUE(r.ok()) << r.error().message;
   for (std::int64_t peak : MeasuredPeaks(r->timeline)) EXPECT_LE(peak, 3);
   EXPECT_LE(r->lower_bound, r->timeline.makespan);
+  for (std::int64_t bytes : r->peak_per_device) EXPECT_LE(bytes, 1300);
+  for (std::int64_t bytes : MeasureMemoryBytes(r->timeline).peak_per_device) EXPECT_LE(bytes, 1300);
 }
 
 }  // namespace

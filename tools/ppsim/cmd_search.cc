@@ -7,6 +7,7 @@
 
 #include "command.h"
 #include "ppsim/atomic_file.h"
+#include "ppsim/memory_bytes_json.h"
 #include "ppsim/metrics.h"
 #include "ppsim/render/terminal_chart.h"
 #include "ppsim/search.h"
@@ -131,7 +132,9 @@ int Run(const SearchCliOptions& o) {
     if (!exported) return Report(exported.error());
     out = std::move(*exported);
   } else if (o.json) {
-    out = ResultJson(*r, metrics).dump() + "\n";
+    nlohmann::json j = ResultJson(*r, metrics);
+    if (r->timeline.problem.memory.enabled()) AddMemoryBytesJson(r->timeline, MeasureMemoryBytes(r->timeline), j);
+    out = j.dump() + "\n";
   } else {
     if (r->timeline.makespan <= kChartTicks) out = TerminalChart(r->timeline, metrics);
     out += SummaryLine(*r);
