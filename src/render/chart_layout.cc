@@ -116,10 +116,27 @@ void OpCells(const Chart& c, const std::vector<PlacedOp>& ops) {
     }
     const std::string text = OpLabel(op, c.t.problem);
     const double px = std::min(c.style.cell_px, std::floor(cell.h * 0.62));
-    if (px < c.b.MinPx()) continue;
-    const double fit = c.b.Fit(text, px, false, cell.w - 2);
-    const TextSize size = c.b.Measure(text, fit, false);
-    if (size.w + 2 > cell.w || size.h > cell.h) continue;
+    const double fit = px < c.b.MinPx() ? 0 : c.b.Fit(text, px, false, cell.w - 2);
+    const TextSize size = fit > 0 ? c.b.Measure(text, fit, false) : TextSize{};
+    if (fit <= 0 || size.w + 2 > cell.w || size.h > cell.h) {
+      // No room for "·c1": a later chunk still shows by more than its shade,
+      // a dark bar along the cell's bottom edge (the legend says so).
+      const int chunk = c.t.problem.v > 1 ? ChunkOf(op, c.t.problem) : 0;
+      const double bar = std::floor(cell.h / 5);
+      if (chunk > 0 && bar >= 2) {
+        Item& mark = c.b.Rect(Role::kChunkMark, {cell.x, cell.bottom() - bar, cell.w, bar},
+                              Mix(color, palette::kText, 0.65));
+        mark.run = c.run;
+        mark.device = op.device;
+        mark.tick0 = op.start;
+        mark.tick1 = op.end;
+        mark.chunk = chunk;
+        mark.from = op.start + 1;
+        mark.grow_from = op.start;
+        mark.grow_ticks = op.end - op.start > 1 ? op.end - op.start : 0;
+      }
+      continue;
+    }
     Item& lab = c.b.Text(Role::kOpLabel, text, cell.x + cell.w / 2, cell.y + (cell.h - size.h) / 2, fit, false,
                          TextOn(color), Align::kCenter);
     lab.clip = cell;

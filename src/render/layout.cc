@@ -73,14 +73,20 @@ double Legend(Builder& b, const Frame& f, const LayoutInput& in, double y) {
     std::string label;
     bool hatched = false;
     Color lower = palette::kBackground;  // != background: the swatch's lower half (an overlapped pair)
+    bool base = false;                   // a dark bar along the bottom (a later chunk)
   };
   std::vector<Entry> entries = {{palette::kForward, "forward (F)"}, {palette::kBackward, "backward (B)"}};
   if (any_w) entries.push_back({palette::kWeightGrad, "weight-grad (W)"});
   entries.push_back({palette::kBubble, "bubble (idle)", true});
   entries.push_back({palette::kHeld, "activations held"});
-  if (any_loop_chunks) entries.push_back({ChunkShade(palette::kForward, 1, 2), "F3\u00B7c1 = chunk 1 (lighter)"});
+  if (any_loop_chunks) {
+    entries.push_back({ChunkShade(palette::kForward, 1, 2), "F3\u00B7c1 or a dark base = chunk 1 (lighter)", false,
+                       palette::kBackground, true});
+  }
   if (any_return) {
-    entries.push_back({ChunkShade(palette::kForward, 1, 2), "F3\u00B7c1 = stage on the way back (reverse direction)"});
+    entries.push_back({ChunkShade(palette::kForward, 1, 2),
+                       "F3\u00B7c1 or a dark base = stage on the way back (reverse direction)", false,
+                       palette::kBackground, true});
   }
   if (any_pairs) {
     entries.push_back({palette::kForward, "F over B in one cell = an overlapped F+B pair", false, palette::kBackward});
@@ -99,6 +105,10 @@ double Legend(Builder& b, const Frame& f, const LayoutInput& in, double y) {
     b.Rect(Role::kLegendSwatch, box, e.color).hatched = e.hatched;
     if (!(e.lower == palette::kBackground)) {
       b.Rect(Role::kLegendSwatch, {box.x, box.y + std::round(sw / 2), sw, sw - std::round(sw / 2)}, e.lower);
+    }
+    if (e.base) {
+      const double bar = std::max(2.0, std::floor(sw / 5));
+      b.Rect(Role::kLegendSwatch, {box.x, box.bottom() - bar, sw, bar}, Mix(e.color, palette::kText, 0.65));
     }
     b.Text(Role::kLegendLabel, e.label, x + sw + 0.4 * px, y, px, false, palette::kText);
     x += need + 1.5 * px;

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <map>
+#include <tuple>
 
 #include "render/color_util.h"
 #include "ppsim/render/legibility.h"
@@ -133,6 +134,22 @@ TEST(ChunksAndDirection, AreInTheLabelNotOnlyInTheShade) {
     chunk1 += later;
   }
   EXPECT_GT(chunk1, 0);
+  // Where "·c1" does not fit (one-cycle cells at 1280 px), the cell is marked by a dark base bar.
+  Fixture small({{"interleaved", "interleaved", 2}, {"DualPipe", "dualpipe"}}, 4, 8, 1280, 720);
+  const DisplayList at1280 = LayOut(small.input);
+  std::map<std::tuple<int, int, Tick>, int> labelled_or_marked;  // (run, device, start) of c1 cells
+  int c1_cells = 0;
+  for (const Item& item : at1280.items) {
+    if (item.role == Role::kOp && item.chunk == 1) ++c1_cells;
+    if ((item.role == Role::kChunkMark && item.chunk == 1) ||
+        (item.role == Role::kOpLabel && item.text.find("\u00B7c1") != std::string::npos)) {
+      ++labelled_or_marked[{item.run, item.device, item.tick0}];
+    }
+  }
+  EXPECT_GT(c1_cells, 0);
+  int covered = 0;
+  for (const auto& [key, n] : labelled_or_marked) covered += n;
+  EXPECT_EQ(covered, c1_cells);
   std::string legend;
   for (const Item& item : list.items) {
     if (item.role == Role::kLegendLabel) legend += item.text + "\n";
