@@ -41,8 +41,9 @@ struct SweepResult {
 
 // Sweeps the scene `text` (named `path` in errors) with fixed `overrides`
 // (--set) under every combination of `axes`, on `threads` threads (0 = one
-// per core). An error in the scene itself, or an axis key the scene does not
-// have, is an Error; a point that cannot be simulated is skipped.
+// per core; capped at the cores and the points). An error in the scene
+// itself, or an axis key the scene does not have, is an Error; a point that
+// cannot be simulated is skipped.
 Result<SweepResult> Sweep(std::string_view text, const std::string& path, const std::vector<std::string>& overrides,
                           const std::vector<SweepAxis>& axes, int threads = 0);
 

@@ -47,9 +47,12 @@ Result<SweepAxis> ParseSweepAxis(std::string_view spec) {
     if (!ParseInt(range.substr(0, dots), &a) || !ParseInt(range.substr(dots + 2), &b))
       return Fail(ErrorCode::kUsage, where + "'" + std::string(range) + "' is not a range of whole numbers A..B");
     if (b < a) return Fail(ErrorCode::kUsage, where + "empty range (" + std::to_string(b) + " < " + std::to_string(a) + ")");
-    if (b - a + 1 > kMaxSweepPoints)
+    if (static_cast<__int128>(b) - a + 1 > kMaxSweepPoints)  // 128 bits: INT64_MIN..INT64_MAX cannot overflow
       return Fail(ErrorCode::kTooLarge, where + "more than " + std::to_string(kMaxSweepPoints) + " values");
-    for (std::int64_t x = a; x <= b; ++x) axis.values.push_back(x);
+    for (std::int64_t x = a;; ++x) {  // stops at b without stepping past INT64_MAX
+      axis.values.push_back(x);
+      if (x == b) break;
+    }
     return axis;
   }
   size_t from = 0;
@@ -59,6 +62,8 @@ Result<SweepAxis> ParseSweepAxis(std::string_view spec) {
     if (!ParseInt(range.substr(from, comma - from), &x))
       return Fail(ErrorCode::kUsage, where + "'" + std::string(range.substr(from, comma - from)) + "' is not a whole number");
     axis.values.push_back(x);
+    if (static_cast<std::int64_t>(axis.values.size()) > kMaxSweepPoints)
+      return Fail(ErrorCode::kTooLarge, where + "more than " + std::to_string(kMaxSweepPoints) + " values");
     from = comma + 1;
   }
   return axis;
@@ -120,7 +125,9 @@ Result<SweepResult> Sweep(std::string_view text, const std::string& path, const 
         if (!c.holds) out.false_claims.push_back(std::move(c));
     }
   };
-  if (threads <= 0) threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  // No more threads than cores or points (--threads 100000 runs as many as help).
+  const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  if (threads <= 0 || threads > cores) threads = cores;
   threads = static_cast<int>(std::min<std::int64_t>(threads, total));
   std::vector<std::thread> pool;
   for (int t = 1; t < threads; ++t) pool.emplace_back(work);

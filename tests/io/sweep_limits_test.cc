@@ -1,0 +1,35 @@
+// Sweep sizes are checked before any work: ranges at the ends of int64 do
+// not overflow, and a thread count beyond the cores runs (capped), with the
+// same result as one thread.
+#include <gtest/gtest.h>
+
+#include "ppsim/atomic_file.h"
+#include "ppsim/sweep.h"
+
+namespace ppsim {
+namespace {
+
+TEST(SweepLimits, WholeInt64RangeIsRefusedBeforeBuildingIt) {
+  Result<SweepAxis> a = ParseSweepAxis("P=-9223372036854775808..9223372036854775807");
+  ASSERT_FALSE(a.ok());
+  EXPECT_EQ(a.error().code, ErrorCode::kTooLarge);
+  EXPECT_EQ(a.error().message,
+            "--sweep P=-9223372036854775808..9223372036854775807: more than 10000000 values");
+  EXPECT_EQ(ParseSweepAxis("P=9223372036854775806..9223372036854775807")->values.size(), 2u);
+}
+
+TEST(SweepLimits, ThreadsBeyondTheCoresGiveTheSameResult) {
+  const std::string path = std::string(PPSIM_SOURCE_DIR) + "/examples/gpipe_vs_1f1b.toml";
+  Result<std::string> text = ReadFile(path);
+  ASSERT_TRUE(text.ok());
+  const std::vector<SweepAxis> axes{*ParseSweepAxis("P=1..3"), *ParseSweepAxis("M=1..4")};
+  Result<SweepResult> many = Sweep(*text, path, {}, axes, 100000);
+  Result<SweepResult> one = Sweep(*text, path, {}, axes, 1);
+  ASSERT_TRUE(many.ok() && one.ok());
+  EXPECT_EQ(many->tried, 12);
+  EXPECT_EQ(many->tried, one->tried);
+  EXPECT_EQ(many->counterexamples.size(), one->counterexamples.size());
+}
+
+}  // namespace
+}  // namespace ppsim
