@@ -11,6 +11,7 @@ packages=(
   ffmpeg                                                           # video
   libgtest-dev libgmock-dev googletest libbenchmark-dev            # tests, benchmarks
   chromium                                                         # the HTML page's browser tests
+  python3-dev pybind11-dev python3-numpy python3-pytest python3-pandas   # `import ppsim` (python/) and its tests
 )
 missing=()
 for p in "${packages[@]}"; do

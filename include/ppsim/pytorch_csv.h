@@ -41,6 +41,10 @@ struct PytorchCsv {
 // Parses the text of a CSV. `source` names the file in messages.
 Result<PytorchCsv> ParsePytorchCsv(std::string_view text, const std::string& source);
 
+// The text of one cell as `str(_Action)` writes it: "0F0",
+// "(7F0;3B1)OVERLAP_F_B", or "" for an idle step.
+std::string PytorchCellText(const CsvCell& cell);
+
 // The bytes PyTorch's _dump_csv would write for these cells ("\r\n" rows).
 // ParsePytorchCsv followed by FormatPytorchCsv reproduces any file PyTorch
 // wrote byte for byte.

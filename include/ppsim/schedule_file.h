@@ -1,11 +1,16 @@
 // Reading a schedule file by its name: FILE.csv is PyTorch's compute-only
-// CSV (pytorch_csv.h), anything else ppsim's text format (schedule_text.h).
+// CSV (pytorch_csv.h), anything else ppsim's text format (schedule_text.h);
+// simulating what was read; writing a timeline's schedule back out. What
+// `simulate --schedule-file` and `--export` do, and Python's
+// simulate_pytorch / to_pytorch.
 #pragma once
 
 #include <string>
 
 #include "ppsim/error.h"
 #include "ppsim/imported_schedule.h"
+#include "ppsim/problem.h"
+#include "ppsim/timeline.h"
 
 namespace ppsim {
 
@@ -15,5 +20,18 @@ Result<ImportedSchedule> ReadScheduleFile(const std::string& path);
 
 // True iff `path` ends in ".csv" (any case).
 bool IsPytorchCsvPath(const std::string& path);
+
+// Places `imported` with P, M, v and placement from it and costs, comm and
+// hold from `flags`. `shape_given`: the caller set P/M/v explicitly; they
+// must then agree with the schedule. Errors name `source` (a deadlock:
+// "FILE: deadlock: device 0 waits on ...").
+Result<Timeline> SimulateImported(ImportedSchedule imported, const Problem& flags, bool shape_given,
+                                  const std::string& source);
+
+// ReadScheduleFile + SimulateImported.
+Result<Timeline> SimulateScheduleFile(const std::string& path, const Problem& flags, bool shape_given);
+
+// The schedule of `timeline` as "pytorch-csv" or "text" (kUsage otherwise).
+Result<std::string> ExportSchedule(const std::string& format, const Timeline& timeline);
 
 }  // namespace ppsim

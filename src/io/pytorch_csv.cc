@@ -199,6 +199,8 @@ std::string CellText(const CsvCell& cell) {
 
 }  // namespace
 
+std::string PytorchCellText(const CsvCell& cell) { return CellText(cell); }
+
 Result<PytorchCsv> ParsePytorchCsv(std::string_view text, const std::string& source) {
   PytorchCsv csv;
   int row = 0;

@@ -3,6 +3,7 @@
 #include <cctype>
 
 #include "ppsim/atomic_file.h"
+#include "ppsim/placement.h"
 #include "ppsim/pytorch_csv.h"
 #include "ppsim/schedule_text.h"
 
@@ -19,6 +20,38 @@ Result<ImportedSchedule> ReadScheduleFile(const std::string& path) {
   Result<std::string> text = ReadFile(path);
   if (!text) return text.error();
   return IsPytorchCsvPath(path) ? ReadPytorchCsv(*text, path) : ReadScheduleText(*text, path);
+}
+
+Result<Timeline> SimulateImported(ImportedSchedule imported, const Problem& flags, bool shape_given,
+                                  const std::string& source) {
+  Problem p = flags;
+  const Problem& shape = imported.problem;
+  if (shape_given && (p.P != shape.P || p.M != shape.M || p.v != shape.v))
+    return Fail(ErrorCode::kInvalidValue,
+                "-P/-M/--chunks (P=" + std::to_string(p.P) + " M=" + std::to_string(p.M) + " v=" +
+                    std::to_string(p.v) + ") disagree with " + source + " (P=" + std::to_string(shape.P) +
+                    " M=" + std::to_string(shape.M) + " v=" + std::to_string(shape.v) + "); drop them");
+  p.P = shape.P;
+  p.M = shape.M;
+  p.v = shape.v;
+  p.placement = shape.placement;
+  Error e = ValidateProblem(p);
+  if (e.code != ErrorCode::kOk) return e;
+  Result<Timeline> t = Place(p, std::move(imported.schedule));
+  if (!t) return Fail(t.error().code, source + ": " + t.error().message);
+  return t;
+}
+
+Result<Timeline> SimulateScheduleFile(const std::string& path, const Problem& flags, bool shape_given) {
+  Result<ImportedSchedule> imported = ReadScheduleFile(path);
+  if (!imported) return imported.error();
+  return SimulateImported(std::move(*imported), flags, shape_given, path);
+}
+
+Result<std::string> ExportSchedule(const std::string& format, const Timeline& t) {
+  if (format == "pytorch-csv") return WritePytorchCsv(t.schedule);
+  if (format == "text") return WriteScheduleText(t.problem, t.schedule);
+  return Fail(ErrorCode::kUsage, "--export: '" + format + "' is not one of pytorch-csv, text");
 }
 
 }  // namespace ppsim

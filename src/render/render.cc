@@ -58,12 +58,13 @@ Result<OutputFormat> FormatFor(const std::string& path, const std::string& forma
 
 bool IsVideo(OutputFormat f) { return f == OutputFormat::kMp4 || f == OutputFormat::kWebm || f == OutputFormat::kGif; }
 
-Result<DisplayList> RenderToFile(const LayoutInput& input, const std::string& path, const RenderOptions& options) {
+namespace {
+
+// Lays `input` out and checks it: the frame rate, the tick asked for, and
+// (for every format but text) that no label overlaps or is clipped.
+Result<DisplayList> LayOutChecked(const LayoutInput& input, const RenderOptions& options) {
   if (options.fps < 1 || options.fps > 240) {
     return Fail(ErrorCode::kInvalidValue, "fps " + std::to_string(options.fps) + " is outside 1..240");
-  }
-  if (options.format != OutputFormat::kText && path == "-") {
-    return Fail(ErrorCode::kUsage, "-o -: only --format text can go to stdout");
   }
   Result<std::unique_ptr<TextMeasurer>> measurer = TextMeasurer::Create();
   if (!measurer.ok()) return measurer.error();
@@ -79,43 +80,60 @@ Result<DisplayList> RenderToFile(const LayoutInput& input, const std::string& pa
     return Fail(ErrorCode::kInvalidValue, "--at-tick " + std::to_string(*options.at_tick) + " is outside 0.." +
                                               std::to_string(list->last_tick) + " (the longest makespan)");
   }
-  const Tick t = options.at_tick.value_or(list->last_tick);
   if (options.format != OutputFormat::kText) {
     if (Error e = CheckLegibility(*list, **measurer); e.code != ErrorCode::kOk) return e;
   }
-  const Pacing pacing = PaceFor(list->last_tick, options.fps);
-  Error e{ErrorCode::kOk, ""};
+  return list;
+}
+
+// The bytes of a still format (svg, png, html, text).
+Result<std::string> PaintStill(const DisplayList& list, const RenderOptions& options) {
+  const Tick t = options.at_tick.value_or(list.last_tick);
   switch (options.format) {
-    case OutputFormat::kMp4:
-    case OutputFormat::kWebm:
-    case OutputFormat::kGif: {
-      VideoOptions v;
-      v.format = options.format == OutputFormat::kMp4    ? VideoFormat::kMp4
-                 : options.format == OutputFormat::kWebm ? VideoFormat::kWebm
-                                                         : VideoFormat::kGif;
-      v.pacing = pacing;
-      v.progress = options.progress;
-      v.ffmpeg = options.ffmpeg;
-      e = EncodeVideo(*list, path, v);
-      break;
-    }
     case OutputFormat::kSvg:
-      e = WriteFileAtomically(path, options.animated ? WriteAnimatedSvg(*list, pacing) : WriteSvg(*list, t));
-      break;
-    case OutputFormat::kPng: {
-      Result<std::string> png = RenderPng(*list, t);
-      e = png.ok() ? WriteFileAtomically(path, *png) : png.error();
-      break;
-    }
+      return options.animated ? WriteAnimatedSvg(list, PaceFor(list.last_tick, options.fps)) : WriteSvg(list, t);
+    case OutputFormat::kPng:
+      return RenderPng(list, t);
     case OutputFormat::kHtml:
-      e = WriteFileAtomically(path, WriteHtml(*list, pacing, options.at_tick.value_or(-1)));
-      break;
+      return WriteHtml(list, PaceFor(list.last_tick, options.fps), options.at_tick.value_or(-1));
     case OutputFormat::kText:
-      e = WriteFileAtomically(path, PaintText(*list, t, options.text_columns, options.text_color));
-      break;
+      return PaintText(list, t, options.text_columns, options.text_color);
+    default:
+      return Fail(ErrorCode::kUsage, "a video has no single picture: use .svg, .png, .html or text");
+  }
+}
+
+}  // namespace
+
+Result<DisplayList> RenderToFile(const LayoutInput& input, const std::string& path, const RenderOptions& options) {
+  if (options.format != OutputFormat::kText && path == "-") {
+    return Fail(ErrorCode::kUsage, "-o -: only --format text can go to stdout");
+  }
+  Result<DisplayList> list = LayOutChecked(input, options);
+  if (!list.ok()) return list.error();
+  Error e{ErrorCode::kOk, ""};
+  if (IsVideo(options.format)) {
+    VideoOptions v;
+    v.format = options.format == OutputFormat::kMp4    ? VideoFormat::kMp4
+               : options.format == OutputFormat::kWebm ? VideoFormat::kWebm
+                                                       : VideoFormat::kGif;
+    v.pacing = PaceFor(list->last_tick, options.fps);
+    v.progress = options.progress;
+    v.ffmpeg = options.ffmpeg;
+    e = EncodeVideo(*list, path, v);
+  } else {
+    Result<std::string> bytes = PaintStill(*list, options);
+    e = bytes.ok() ? WriteFileAtomically(path, *bytes) : bytes.error();
   }
   if (e.code != ErrorCode::kOk) return e;
   return list;
+}
+
+Result<std::string> RenderToBytes(const LayoutInput& input, const RenderOptions& options) {
+  if (IsVideo(options.format)) return Fail(ErrorCode::kUsage, "a video has no single picture: use .svg, .png, .html or text");
+  Result<DisplayList> list = LayOutChecked(input, options);
+  if (!list.ok()) return list.error();
+  return PaintStill(*list, options);
 }
 
 }  // namespace ppsim::render

@@ -14,7 +14,7 @@
 #include "ppsim/simulation_json.h"
 #include "ppsim/streamed_output.h"
 #include "problem_options.h"
-#include "schedule_file_options.h"
+#include "ppsim/schedule_file.h"
 
 namespace ppsim::cli {
 namespace {

@@ -39,4 +39,8 @@ struct RenderOptions {
 // What was drawn: the list (for callers that report numbers) is returned.
 Result<DisplayList> RenderToFile(const LayoutInput& input, const std::string& path, const RenderOptions& options);
 
+// The bytes RenderToFile would write for a still format (svg, png, html,
+// text), returned instead of written (Python's _repr_svg_). kUsage for video.
+Result<std::string> RenderToBytes(const LayoutInput& input, const RenderOptions& options);
+
 }  // namespace ppsim::render

@@ -1,0 +1,37 @@
+// Several schedules on one problem, side by side, each measured figure
+// beside its published closed form: what `ppsim compare` prints and what
+// Python's ppsim.compare() returns.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "ppsim/closed_forms.h"
+#include "ppsim/error.h"
+#include "ppsim/metrics.h"
+#include "ppsim/problem.h"
+#include "ppsim/timeline.h"
+
+namespace ppsim {
+
+struct ComparedRun {
+  Timeline timeline;
+  Metrics metrics;
+  Prediction prediction;  // the closed forms that apply to this run
+};
+
+// Simulates and measures each named schedule on `problem`, in order. The
+// problem's v applies to the schedules that take any v; the others (zbv,
+// dualpipe, ...) run with their own. Errors are Simulate()'s.
+Result<std::vector<ComparedRun>> Compare(const std::vector<std::string>& schedules, const Problem& problem);
+
+// The table `ppsim compare` prints. REQUIRES: at least one run.
+std::string ComparisonText(const std::vector<ComparedRun>& runs);
+
+// {"runs": [...], "makespans_equal": bool, "bubbles_equal": bool} — the
+// `ppsim compare --json` object.
+nlohmann::json ComparisonJson(const std::vector<ComparedRun>& runs);
+
+}  // namespace ppsim

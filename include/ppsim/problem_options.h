@@ -1,0 +1,33 @@
+// A problem as a user states it, in text: the values of the CLI's -P, -M,
+// --chunks, --cost, --comm, --hold, --cost-file and --memory-limit, which are
+// also the Python module's keyword arguments. ToProblem checks every value
+// and names the flag in its errors, so both front ends report a bad value
+// with the same one line and exit code.
+#pragma once
+
+#include <string>
+
+#include "ppsim/error.h"
+#include "ppsim/problem.h"
+
+namespace ppsim {
+
+struct ProblemOptions {
+  std::string P = "4";
+  std::string M = "6";
+  std::string chunks = "1";
+  std::string cost;          // "" = F=1,B=1,W=1, or the cost file's (cost_spec.h)
+  std::string comm;          // "" = 0, or the cost file's; "c" or per hop "c0:c1:..."
+  std::string hold = "held";
+  std::string cost_file;     // docs/costs.md; the values above win over it
+  std::string memory_limit;  // bytes per device; wins over the file's
+};
+
+// Builds the Problem; kInvalidValue (kTooLarge past a limit) naming the flag
+// on a bad value ("-P: 'x' is not a whole number").
+Result<Problem> ToProblem(const ProblemOptions& options);
+
+// Parses an int flag into [min, max]: "-P: 'x' is not a whole number".
+Error ParseIntFlag(const std::string& flag, const std::string& text, long long min, long long max, int& out);
+
+}  // namespace ppsim

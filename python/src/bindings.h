@@ -1,0 +1,12 @@
+// The pieces of the _ppsim extension, one function per source file.
+#pragma once
+
+#include <pybind11/pybind11.h>
+
+namespace ppsim::py {
+
+void BindSimulate(pybind11::module_& m);     // simulate_py.cc
+void BindTimeline(pybind11::module_& m);     // timeline_py.cc
+void BindComparison(pybind11::module_& m);   // comparison_py.cc
+
+}  // namespace ppsim::py

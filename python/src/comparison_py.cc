@@ -1,0 +1,76 @@
+// ppsim.compare -> ppsim.Comparison: the runs of `ppsim compare`, their
+// Timelines, the CLI's table (str) and JSON (to_json), and the runs drawn in
+// one chart in Jupyter.
+#include <pybind11/stl.h>
+
+#include <memory>
+
+#include "bindings.h"
+#include "errors.h"
+#include "ppsim/comparison.h"
+#include "problem_args.h"
+#include "repr.h"
+#include "timeline_py.h"
+
+namespace ppsim::py {
+namespace {
+
+namespace pyb = pybind11;
+
+struct PyComparison {
+  std::shared_ptr<const std::vector<ComparedRun>> runs;
+
+  std::vector<render::RunInput> Inputs() const {
+    std::vector<render::RunInput> in;
+    for (const ComparedRun& r : *runs) in.push_back({r.timeline.schedule.name, "", &r.timeline, &r.metrics});
+    return in;
+  }
+  // Run i's Timeline; it shares ownership of the whole comparison.
+  PyTimeline At(size_t i) const {
+    if (i >= runs->size()) throw pyb::index_error();
+    const ComparedRun& r = (*runs)[i];
+    return PyTimeline(std::shared_ptr<const Timeline>(runs, &r.timeline),
+                      std::shared_ptr<const Metrics>(runs, &r.metrics));
+  }
+  pyb::list Timelines() const {
+    pyb::list out;
+    for (size_t i = 0; i < runs->size(); ++i) out.append(At(i));
+    return out;
+  }
+};
+
+PyComparison CompareNamed(const std::vector<std::string>& schedules, const ProblemArgs& args) {
+  const Problem problem = Unwrap(ToProblem(ToOptions(args)));
+  pyb::gil_scoped_release unlocked;
+  return PyComparison{std::make_shared<const std::vector<ComparedRun>>(Unwrap(Compare(schedules, problem)))};
+}
+
+}  // namespace
+
+void BindComparison(pyb::module_& m) {
+  using C = PyComparison;
+  pyb::class_<C>(m, "Comparison", "Several schedules on one problem (`ppsim compare`).")
+      .def_property_readonly("timelines", &C::Timelines)
+      .def("__len__", [](const C& c) { return c.runs->size(); })
+      .def("__getitem__", &C::At)
+      .def("to_json", [](const C& c) { return ComparisonJson(*c.runs).dump() + "\n"; },
+           "the bytes `ppsim compare --json` prints")
+      .def("__str__", [](const C& c) { return ComparisonText(*c.runs); }, "the table `ppsim compare` prints")
+      .def("svg", [](const C& c, int width, int height) { return RunsSvg(c.Inputs(), width, height); },
+           pyb::arg("width") = 1200, pyb::arg("height") = 680)
+      .def("_repr_svg_", [](const C& c) -> pyb::object {
+        std::optional<std::string> svg = RunsSvgOrNone(c.Inputs());
+        return svg ? pyb::object(pyb::str(*svg)) : pyb::object(pyb::none());
+      })
+      .def("_repr_html_", [](const C& c) { return RunsHtml(c.Inputs()); });
+  m.def(
+      "compare",
+      [](const std::vector<std::string>& schedules, pyb::object P, pyb::object M, pyb::object chunks,
+         pyb::object costs, pyb::object comm, pyb::object hold, pyb::object cost_file, pyb::object memory_limit) {
+        return CompareNamed(schedules, {P, M, chunks, costs, comm, hold, cost_file, memory_limit});
+      },
+      pyb::arg("schedules") = std::vector<std::string>{"gpipe", "1f1b"}, PPSIM_PROBLEM_KWARGS,
+      "Simulate several schedules on one problem (`ppsim compare`); returns a Comparison.");
+}
+
+}  // namespace ppsim::py

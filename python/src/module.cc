@@ -1,0 +1,13 @@
+// _ppsim: the C++ core, io and render behind `import ppsim` (ppsim/__init__.py).
+// Thin: each binding converts arguments, calls the library and converts the
+// result; errors become ppsim.Error (errors.h).
+#include "bindings.h"
+#include "errors.h"
+
+PYBIND11_MODULE(_ppsim, m) {
+  m.doc() = "ppsim's C++ core (use `import ppsim`)";
+  ppsim::py::RegisterErrors(m);
+  ppsim::py::BindTimeline(m);
+  ppsim::py::BindSimulate(m);
+  ppsim::py::BindComparison(m);
+}

@@ -1,0 +1,69 @@
+# Bad input raises ppsim.Error (a ValueError) with the CLI's one-line message
+# and, as .code, the CLI's exit code; nothing else escapes.
+import os
+import tempfile
+
+import pytest
+
+import ppsim
+from conftest import run_cli
+
+CASES = [
+    # (CLI arguments, the same call)
+    (["simulate", "-P", "0"], lambda: ppsim.simulate("1f1b", P=0)),
+    (["simulate", "-P", "x"], lambda: ppsim.simulate("1f1b", P="x")),
+    (["simulate", "-M", "99999999999"], lambda: ppsim.simulate("1f1b", M=99999999999)),
+    (["simulate", "--schedule", "nope"], lambda: ppsim.simulate("nope")),
+    (["simulate", "--schedule", "dualpipe", "-P", "3"], lambda: ppsim.simulate("dualpipe", P=3)),
+    (["simulate", "--cost", "F=0"], lambda: ppsim.simulate(costs={"F": 0})),
+    (["simulate", "--cost", "X=1"], lambda: ppsim.simulate(costs={"X": 1})),
+    (["simulate", "--comm", "-1"], lambda: ppsim.simulate(comm=-1)),
+    (["simulate", "--hold", "always"], lambda: ppsim.simulate(hold="always")),
+    (["simulate", "--schedule-file", "/nonexistent/a.csv"], lambda: ppsim.simulate(schedule_file="/nonexistent/a.csv")),
+    (["compare", "--schedule", "1f1b,nope"], lambda: ppsim.compare(["1f1b", "nope"])),
+]
+
+
+@pytest.mark.parametrize("args,call", CASES, ids=[" ".join(a) for a, _ in CASES])
+def test_same_message_and_code_as_cli(args, call):
+    code, out, err = run_cli(*args)
+    assert code not in (0, 70) and out == ""
+    with pytest.raises(ppsim.Error) as e:
+        call()
+    assert isinstance(e.value, ValueError)
+    assert e.value.code == code
+    assert "ppsim: " + str(e.value) + "\n" == err
+
+
+def test_deadlock_names_the_waiting_ops():
+    # Device 0 waits for a backward that needs a forward it has not run yet.
+    text = "0B0,0F0\r\n1F0,1B0\r\n"
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "dead.csv")
+        with open(path, "w", newline="") as f:
+            f.write(text)
+        code, _, err = run_cli("simulate", "--schedule-file", path)
+        with pytest.raises(ppsim.Error) as e:
+            ppsim.simulate(schedule_file=path)
+    assert e.value.code == code == 9
+    assert "ppsim: " + str(e.value) + "\n" == err
+    with pytest.raises(ppsim.Error) as e:
+        ppsim.simulate_pytorch({0: ["0B0", "0F0"], 1: ["1F0", "1B0"]})
+    assert e.value.code == 9 and str(e.value).startswith("pipeline_order: deadlock: device 0 waits on")
+
+
+def test_bad_action_is_a_parse_error_at_its_position():
+    with pytest.raises(ppsim.Error) as e:
+        ppsim.simulate_pytorch({0: ["0F0", "0X0"]})
+    assert e.value.code == 7 and str(e.value).startswith("pipeline_order:1:6: unknown action type 'X'")
+
+
+def test_missing_rank():
+    with pytest.raises(ppsim.Error) as e:
+        ppsim.simulate_pytorch({0: ["0F0"], 2: ["1F0"]})
+    assert e.value.code == 3
+
+
+def test_wrong_argument_type_is_a_type_error():
+    with pytest.raises(TypeError):
+        ppsim.simulate(42)

@@ -1,0 +1,63 @@
+# PyTorch's pipeline_order in, PyTorch's pipeline_order out: the orders
+# PyTorch's own schedule classes produce (tests/data/pytorch_orders_public.json)
+# simulate to ppsim's generators' timelines, and to_pytorch() gives them back.
+import numpy as np
+import pytest
+
+import ppsim
+
+SAME = {"Schedule1F1B": "1f1b", "ScheduleGPipe": "gpipe", "ScheduleInterleaved1F1B": "interleaved",
+        "ScheduleZBVZeroBubble": "zbv", "ScheduleDualPipeV": "dualpipev"}
+
+
+def same_ops(a, b):
+    for field in ("device", "stage", "kind", "microbatch", "start", "end"):
+        np.testing.assert_array_equal(a.ops[field], b.ops[field], err_msg=field)
+
+
+def test_every_entry_has_a_ppsim_schedule(pytorch_orders):
+    assert {e["schedule"] for e in pytorch_orders} == set(SAME)
+
+
+def test_pytorch_order_places_like_the_generator(pytorch_orders):
+    for e in pytorch_orders:
+        generated = ppsim.simulate(SAME[e["schedule"]], P=e["P"], M=e["M"], chunks=e["v"], costs="F=2,B=3,W=1", comm=1)
+        imported = ppsim.simulate_pytorch(e["pipeline_order"], costs="F=2,B=3,W=1", comm=1)
+        assert (imported.P, imported.M, imported.v) == (e["P"], e["M"], e["v"])
+        same_ops(imported, generated)
+        assert imported.makespan == generated.makespan
+
+
+def test_to_pytorch_gives_pytorchs_order(pytorch_orders):
+    for e in pytorch_orders:
+        if e["schedule"] == "ScheduleDualPipeV":
+            continue  # PyTorch writes DualPipeV's lone full backwards as B; ppsim as I then W (same placement)
+        t = ppsim.simulate(SAME[e["schedule"]], P=e["P"], M=e["M"], chunks=e["v"])
+        assert t.to_pytorch() == e["pipeline_order"], e["schedule"]
+
+
+@pytest.mark.parametrize("schedule", ["1f1b", "interleaved", "zb-h1", "zbv", "dualpipev"])
+def test_round_trip(schedule):
+    t = ppsim.simulate(schedule, P=4, M=8, costs={"F": 2, "B": 2, "W": 1})
+    back = ppsim.simulate_pytorch(t.to_pytorch(), costs={"F": 2, "B": 2, "W": 1})
+    same_ops(back, t)
+    assert back.to_pytorch() == t.to_pytorch()
+
+
+def test_action_objects_and_idle_steps():
+    class Action:  # like torch.distributed.pipelining's _Action: str() is "0F0"
+        def __init__(self, text):
+            self.text = text
+
+        def __str__(self):
+            return self.text
+
+    order = ppsim.simulate("1f1b", P=2, M=2).to_pytorch()
+    with_objects = {rank: [None] + [Action(a) for a in actions] for rank, actions in order.items()}
+    same_ops(ppsim.simulate_pytorch(with_objects), ppsim.simulate("1f1b", P=2, M=2))
+
+
+def test_dualpipe_cannot_be_exported():
+    with pytest.raises(ppsim.Error) as e:
+        ppsim.simulate("dualpipe", P=4, M=8).to_pytorch()
+    assert e.value.code == 5
