@@ -13,7 +13,7 @@
 #include "ppsim/search.h"
 #include "ppsim/timeline_json.h"
 #include "problem_options.h"
-#include "schedule_file_options.h"
+#include "ppsim/schedule_file.h"
 
 namespace ppsim::cli {
 namespace {
