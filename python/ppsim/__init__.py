@@ -24,8 +24,10 @@ from . import _ppsim  # noqa: E402  (needs Error first)
 _ppsim._set_error_type(Error)
 
 from ._ppsim import (  # noqa: E402
+    CheckResult,
     Comparison,
     Timeline,
+    check,
     compare,
     list_schedules,
     simulate,
@@ -33,9 +35,11 @@ from ._ppsim import (  # noqa: E402
 )
 
 __all__ = [
+    "CheckResult",
     "Comparison",
     "Error",
     "Timeline",
+    "check",
     "compare",
     "list_schedules",
     "simulate",

@@ -8,5 +8,6 @@ namespace ppsim::py {
 void BindSimulate(pybind11::module_& m);     // simulate_py.cc
 void BindTimeline(pybind11::module_& m);     // timeline_py.cc
 void BindComparison(pybind11::module_& m);   // comparison_py.cc
+void BindCheck(pybind11::module_& m);        // check_py.cc
 
 }  // namespace ppsim::py

@@ -10,4 +10,5 @@ PYBIND11_MODULE(_ppsim, m) {
   ppsim::py::BindTimeline(m);
   ppsim::py::BindSimulate(m);
   ppsim::py::BindComparison(m);
+  ppsim::py::BindCheck(m);
 }

@@ -1,0 +1,32 @@
+// What `ppsim check` reports about a scene's claims — once, or over a sweep
+// of top-level values (counterexamples, smallest first) — as the text it
+// prints and the object `--json` prints. Python's ppsim.check() returns the same.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "ppsim/error.h"
+
+namespace ppsim {
+
+struct CheckReport {
+  bool ok = true;           // every claim holds (at every swept point)
+  size_t false_claims = 0;  // without a sweep: how many claims are false
+  std::string text;         // the report `ppsim check` prints
+  nlohmann::json json;      // the object `ppsim check --json` prints
+};
+
+// Checks the scene `text` (named `path` in messages) with `set` overrides
+// ("P=8") and, if `sweep` is not empty, over every combination of its axes
+// ("P=1..16", "comm=0,2") on `threads` threads (0 = one per core). A false
+// claim is a report with ok = false, not an Error; errors are the scene's
+// (kParse, kInvalidValue, ...) or a bad sweep axis (kUsage).
+Result<CheckReport> CheckScene(std::string_view text, const std::string& path, const std::vector<std::string>& set,
+                               const std::vector<std::string>& sweep, int threads = 0);
+
+}  // namespace ppsim

@@ -1,0 +1,86 @@
+#include "ppsim/check_report.h"
+
+#include "ppsim/claims_json.h"
+#include "ppsim/scene.h"
+#include "ppsim/sweep.h"
+
+namespace ppsim {
+namespace {
+
+constexpr size_t kTextCounterexamples = 20;  // the text report lists this many; --json lists all
+
+Result<CheckReport> CheckOnce(std::string_view text, const std::string& path, const std::vector<std::string>& set) {
+  Result<Scene> scene = LoadSceneText(text, path, set);
+  if (!scene) return scene.error();
+  Result<std::vector<RunResult>> runs = SimulateScene(*scene, MeasureOptions{.series = false});
+  if (!runs) return runs.error();
+  Result<std::vector<ClaimResult>> claims = CheckSceneClaims(*scene, *runs);
+  if (!claims) return claims.error();
+  CheckReport r;
+  r.ok = AllHold(*claims);
+  nlohmann::json list = nlohmann::json::array();
+  for (size_t i = 0; i < claims->size(); ++i) {
+    const ClaimResult& c = (*claims)[i];
+    nlohmann::json j = ClaimResultJson(c);
+    j["line"] = scene->claims[i].pos.line;
+    list.push_back(std::move(j));
+    r.false_claims += !c.holds;
+    r.text += std::string(c.holds ? "ok     " : "FALSE  ") + path + ":" + std::to_string(scene->claims[i].pos.line) +
+              ": " + c.Explain() + "\n";
+  }
+  r.json = nlohmann::json{{"ok", r.ok}, {"claims", list}};
+  r.text += r.ok ? "all " + std::to_string(claims->size()) + " claims hold\n"
+                 : std::to_string(r.false_claims) + " of " + std::to_string(claims->size()) + " claims are false\n";
+  return r;
+}
+
+std::string PointText(const Counterexample& c) {
+  std::string s;
+  for (const auto& [k, v] : c.params) s += (s.empty() ? "" : " ") + k + "=" + std::to_string(v);
+  return s;
+}
+
+Result<CheckReport> CheckSweep(std::string_view text, const std::string& path, const std::vector<std::string>& set,
+                               const std::vector<std::string>& sweep, int threads) {
+  std::vector<SweepAxis> axes;
+  for (const std::string& spec : sweep) {
+    Result<SweepAxis> a = ParseSweepAxis(spec);
+    if (!a) return a.error();
+    axes.push_back(std::move(*a));
+  }
+  Result<SweepResult> s = Sweep(text, path, set, axes, threads);
+  if (!s) return s.error();
+  CheckReport r;
+  r.ok = s->counterexamples.empty();
+  nlohmann::json list = nlohmann::json::array();
+  for (const Counterexample& c : s->counterexamples) {
+    nlohmann::json params = nlohmann::json::object();
+    for (const auto& [k, v] : c.params) params[k] = v;
+    nlohmann::json j = ClaimResultJson(c.claim);
+    j.erase("holds");
+    nlohmann::json item = {{"params", params}, {"claim", c.claim.check}, {"values", j["values"]}};
+    if (j.contains("first_ahead")) item["first_ahead"] = j["first_ahead"];
+    list.push_back(std::move(item));
+  }
+  r.json = {{"ok", r.ok}, {"tried", s->tried}, {"skipped", s->skipped}, {"counterexamples", list}};
+  if (s->skipped > 0) r.json["first_skipped"] = s->first_skip;
+  r.text = "tried " + std::to_string(s->tried) + " points";
+  if (s->skipped > 0) r.text += ", skipped " + std::to_string(s->skipped) + " (first: " + s->first_skip + ")";
+  r.text += "; " + std::to_string(s->counterexamples.size()) + " counterexample(s)" +
+            (r.ok ? "\n" : ", smallest first:\n");
+  for (size_t i = 0; i < s->counterexamples.size() && i < kTextCounterexamples; ++i)
+    r.text += "  " + PointText(s->counterexamples[i]) + ": " + s->counterexamples[i].claim.Explain() + "\n";
+  if (s->counterexamples.size() > kTextCounterexamples)
+    r.text += "  ... and " + std::to_string(s->counterexamples.size() - kTextCounterexamples) +
+              " more (--json lists all)\n";
+  return r;
+}
+
+}  // namespace
+
+Result<CheckReport> CheckScene(std::string_view text, const std::string& path, const std::vector<std::string>& set,
+                               const std::vector<std::string>& sweep, int threads) {
+  return sweep.empty() ? CheckOnce(text, path, set) : CheckSweep(text, path, set, sweep, threads);
+}
+
+}  // namespace ppsim
