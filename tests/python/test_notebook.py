@@ -55,6 +55,6 @@ def test_notebook_chooses_the_fastest_schedule_that_fits():
     _, _, chart = shown[-1]
     svg = chart._repr_svg_()
     assert chart is runs[best]
-    status = f"makespan {runs[best].makespan} · idle {runs[best].idle} · "
+    status = f"makespan {runs[best].makespan} · idle {runs[best].idle} "
     assert any(text.startswith(status) for text in re.findall(r"<text[^>]*>([^<]*)</text>", svg))
     assert "<svg" in chart._repr_html_()
