@@ -21,6 +21,7 @@ struct ProblemOptions {
   std::string hold = "held";
   std::string cost_file;     // docs/costs.md; the flags above win over it
   std::string memory_limit;  // bytes per device; wins over the file's
+  bool no_overlap = false;   // F&B pairs run as F then B (Problem::overlap)
 };
 
 void AddProblemOptions(CLI::App& cmd, ProblemOptions& options);
