@@ -47,8 +47,9 @@ checks every order in tests/data/pytorch_orders_public.json op
 for op.
 
 Split-backward schedules (zb-*, zbv, dualpipe*) run B = the input-gradient
-pass and W = the weight-gradient pass; a full backward in DualPipe is B
-followed at once by its W. See docs/costs.md for costs and bytes.
+pass and W = the weight-gradient pass; DualPipe's other backwards are *full*
+(one op, B+W long, no W; `--cost BW=…`, docs/semantics.md), drawn as a B
+cell as long as B+W. See docs/costs.md for costs and bytes.
 
 ''')
 section('gpipe', '''GPipe: every forward in microbatch order, then every backward.''',
@@ -117,36 +118,75 @@ ones dropped, as PyTorch does.''',
         [('largest idle in a device span', '—', lambda j, s, m: max(s)),
          ('bubble ratio', '—', lambda j, s, m: j['bubble_ratio']),
          ('peak activations per device (chunk-microbatches)', '—', peak)])
-section('dualpipe', '''DualPipe (DeepSeek-V3): two copies of the model run in opposite directions
-(placement `dualpipe`): microbatches 0..M/2−1 go down copy 0 (stages 0..P−1),
-microbatches M/2..M−1 go up copy 1 (stages P..2P−1, stage P on device P−1).
-Rank r and its mirror P−1−r run the same eight steps (warm-up, zero-bubble
-B/W/F, overlapped F&B pairs, cool-down), each starting with the direction
-that enters at its own end. Needs even P and an even M ≥ 2P. DeepSeek's
-table: bubble (PP/2−1)(F&B+B−3W) with B the full backward and F&B the pair,
-i.e. (P/2−1)(FB+B−W) in ppsim's terms; activations PP+1 per device;
-parameters 2×.
+idle_of = lambda args: max(stats(args)[2])
+section('dualpipe', '''DualPipe (DeepSeek-V3, `dualpipe/dualpipe.py`): two copies of the model run
+in opposite directions (placement `dualpipe`): microbatches 0..M/2−1 go down
+copy 0 (stages 0..P−1), microbatches M/2..M−1 go up copy 1 (stages P..2P−1,
+stage P on device P−1). Rank r and its mirror P−1−r run the same eight steps
+as V-rank min(r, P−1−r) of P/2, each with the direction that enters at its
+own end as phase 0. Needs even P and an even M ≥ 2P (DeepSeek's asserts).
+DeepSeek's table: bubble (PP/2−1)(F&B+B−3W) with B the full backward (ppsim's
+`BW`, default B+W) and F&B the overlapped pair (ppsim's `FB`, default F+BW);
+activations PP+1 per device; parameters 2×.
+
+**DeepSeek's eight steps as ppsim slots** (src/core/dual_order.cc, the same
+for DualPipeV with n = P ranks and M microbatches; here n = P/2 half-ranks
+and M/2 microbatches per direction; rank r, phase 0 the direction entering
+at this rank's end). Each compute call of `step()` is one slot:
+`_forward_chunk` an F; `_backward_chunk` with `enable_zb=False` one *full*
+backward (one op, B+W, no W), with `enable_zb=True` an input-gradient B
+whose weight pass is queued (WeightGradStore); `_weight_chunk` the W of the
+oldest queued one (FIFO); `_forward_backward_chunk` one overlapped pair —
+the F and a full B as one compound op, or with `--no-overlap` (no
+`overlapped_forward_backward` on the model) its F, then its full B.
+
+| step | DeepSeek | ppsim slots per iteration | iterations |
+| --- | --- | --- | --- |
+| 1 | nF0 | F0 | 2(n−r−1) |
+| 2 | nF0F1 | F0, F1 | r+1 |
+| 3 | nB1W1F1 (zero bubble) | B1 (input), W, F1 | n−r−1 |
+| 4 | nF0B1F1B0 (main) | (F0;B1), (F1;B0) — on the middle rank(s) the first F0 and B1 run apart: F0, full B1 | M/2−2n+r+1 (DualPipe), M−2n+r+1 (DualPipeV) |
+| 5 | nB1F1B0 | full B1, (F1;B0) | n−r−1 |
+| 6 | nB1B0 | B1, B0 — full in the first half, input-only from the middle on (the switch point depends on r's parity) | r+1 |
+| 7 | nWB0 (zero bubble) | W, B0 (input) | n−r−1 |
+| 8 | nW | W | r+1 |
+
+tests/core/conformance_dualpipe_test.cc compares this with orders recorded
+from DeepSeek's code (tests/data/peers_public.json), op for op, in both
+overlap modes: which ops are pairs and which backwards are full or split.
+Where ppsim deliberately differs: only in time, never in order. DeepSeek
+posts its sends and receives in batches and waits for a whole batch before
+the next compute call (so, e.g., step 3's W also waits for the next
+forward's input); ppsim adds `--comm` to each dependency on its own and
+starts an op as soon as its own inputs are there. A pair starts when both of
+its inputs are there and both of its ops end together, as the overlapped
+call returns both.
 
 The bubble formula is exact in ppsim (largest idle of one device over the
-makespan) when F = B = FB and W ≤ F — the cell picture it is drawn from.
-Elsewhere ppsim's exact placement differs: at unit costs with no overlap
-benefit (FB = F+B = 2) DeepSeek's formula gives (P/2−1)·2 while ppsim
-measures (P/2−1)·1 (second row below), and with F ≠ B or FB between F and
-F+B the two differ in either direction; tests/core/zoo_closed_forms_test.cc
-checks the formula only inside F = B = FB, W ≤ F.''',
-        ['-s', 'dualpipe', '-P', '4', '-M', '8', '--cost', 'F=2,B=2,W=1,FB=2'],
-        [('largest device idle over the makespan', '(P/2−1)(FB+B−W) = 3', lambda j, s, m: max(m)),
-         ('same at unit costs, FB = F+B', '(P/2−1)(F&B+B−3W) = 2', lambda j, s, m: max(stats(['-s', 'dualpipe', '-P', '4', '-M', '8'])[2])),
+makespan) when F = B, W ≤ F and F + W ≤ FB ≤ F + BW, i.e. from a pair
+that hides all but W up to no overlap benefit at all (unit costs, second
+row); tests/core/zoo_closed_forms_test.cc checks it there. Without overlap
+(`--no-overlap`) each pair is two ops and the bubble is smaller still
+(third row): a lone F need not wait for its partner's gradient.''',
+        ['-s', 'dualpipe', '-P', '4', '-M', '8', '--cost', 'F=2,B=2,W=1,FB=3'],
+        [('largest device idle over the makespan', '(P/2−1)(F&B+B−3W) = 1·(3+3−3) = 3', lambda j, s, m: max(m)),
+         ('same at unit costs (FB = F+BW = 3, BW = 2)', '(P/2−1)(F&B+B−3W) = 2', lambda j, s, m: idle_of(['-s', 'dualpipe', '-P', '4', '-M', '8'])),
+         ('unit costs, `--no-overlap`', '—', lambda j, s, m: idle_of(['-s', 'dualpipe', '-P', '4', '-M', '8', '--no-overlap'])),
          ('peak activations per device', 'PP+1 = 5 (unit costs)', lambda j, s, m: ' '.join(map(str, stats(['-s', 'dualpipe', '-P', '4', '-M', '8'])[0]['peak_activations_per_device']))),
          ('parameters per device', '2× (two model copies)', lambda j, s, m: '2× (tests/core/memory_bytes_test.cc)')])
-section('dualpipev', '''DualPipeV (DeepSeek's DualPipe folded into a V; equals PyTorch's
-ScheduleDualPipeV): V-shape placement like ZB-V, the same eight steps on P
-devices with chunk 0 and chunk 1 as the two directions, no second model
-copy. Needs M ≥ 2P. DeepSeek's numbers apply with PP/2 = P: bubble
-(P−1)(F&B+B−3W), activations 2P+1 chunk-microbatches per device, parameters
-1×.''',
-        ['-s', 'dualpipev', '-P', '4', '-M', '10', '--cost', 'F=2,B=2,W=1,FB=2'],
-        [('largest device idle over the makespan', '(P−1)(FB+B−W) = 9', lambda j, s, m: max(m)),
-         ('same at unit costs, FB = F+B', '(P−1)(F&B+B−3W) = 6', lambda j, s, m: max(stats(['-s', 'dualpipev', '-P', '4', '-M', '10'])[2])),
+section('dualpipev', '''DualPipeV (DeepSeek's `dualpipe/dualpipev.py`, DualPipe folded into a V;
+its order equals PyTorch's ScheduleDualPipeV): V-shape placement like ZB-V,
+the same eight steps (table above) on P devices with chunk 0 and chunk 1 as
+the two phases, no second model copy; the first F0, B1 of the main step run
+apart on the last rank (the V's tip). Needs M ≥ 2P; odd P and odd M are
+fine. DeepSeek's numbers apply with PP/2 = P: bubble (P−1)(F&B+B−3W),
+activations 2P+1 chunk-microbatches per device, parameters 1×. PyTorch
+writes the same order with `B` for a full backward, `I` for an input-only one
+and `(F;B)OVERLAP_F_B` for a pair; ppsim exports and re-imports it byte for
+byte.''',
+        ['-s', 'dualpipev', '-P', '4', '-M', '10', '--cost', 'F=2,B=2,W=1,FB=3'],
+        [('largest device idle over the makespan', '(P−1)(F&B+B−3W) = 3·(3+3−3) = 9', lambda j, s, m: max(m)),
+         ('same at unit costs (FB = F+BW = 3, BW = 2)', '(P−1)(F&B+B−3W) = 6', lambda j, s, m: idle_of(['-s', 'dualpipev', '-P', '4', '-M', '10'])),
+         ('unit costs, `--no-overlap`', '—', lambda j, s, m: idle_of(['-s', 'dualpipev', '-P', '4', '-M', '10', '--no-overlap'])),
          ('peak activations per device', '2P+1 = 9 (unit costs)', lambda j, s, m: ' '.join(map(str, stats(['-s', 'dualpipev', '-P', '4', '-M', '10'])[0]['peak_activations_per_device'])))])
 sys.stdout.write(''.join(out))

@@ -1,6 +1,7 @@
 // Activation memory over time. With HoldMode::kHeld, microbatch m's
 // activations for stage s count on [end F(m,s), start B(m,s)); with kResident
-// on [start F, end B) — end W when the backward is split. A StepSeries is the
+// on [start F, end B) — end W when the backward is split (a full backward
+// frees everything at its own end). A StepSeries is the
 // exact piecewise-constant count: value v from tick t until the next step.
 #pragma once
 

@@ -2,7 +2,9 @@
 // dependencies allow (DESIGN §2):
 //   F(m,s)   >= end F(m,s-1) + c      B(m,s) >= end B(m,s+1) + c
 //   B(m,S-1) >= end F(m,S-1)          W(m,s) >= end B(m,s)
-// and after the previous op on its device; c only between devices.
+// and after the previous op on its device; c only between devices. A full
+// backward (Slot::full) is one op of cost B+W: B(m,s-1) waits
+// for its whole end, and it has no W.
 #pragma once
 
 #include "ppsim/error.h"

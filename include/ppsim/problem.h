@@ -39,11 +39,16 @@ struct Costs {
   std::vector<Tick> b{1};  // backward (input-gradient pass when split)
   std::vector<Tick> w{1};  // weight-gradient pass; used only by split schedules
   // Overlapped forward+backward pair (DualPipe's "F&B"), per stage of the
-  // forward op; empty = no overlap benefit, the pair costs f + b.
+  // forward op; empty = no overlap benefit, the pair costs f + its backward
+  // (b, or FullBackward when the pair's backward is full).
   std::vector<Tick> fb;
+  // Full backward (input and weight gradients in one op, Slot::full) in a
+  // split schedule; empty = b + w of its stage.
+  std::vector<Tick> bw;
 
   Tick Of(OpKind kind, int stage) const;
-  Tick Overlapped(int f_stage, int b_stage) const;
+  Tick FullBackward(int stage) const;
+  Tick Overlapped(int f_stage, int b_stage, bool full_backward = false) const;
 };
 
 struct Problem {
@@ -58,6 +63,12 @@ struct Problem {
   // (size S-1). Empty = `comm` everywhere.
   std::vector<Tick> comm_hops;
   HoldMode hold = HoldMode::kHeld;
+  // Whether the model defines an overlapped forward+backward call (DeepSeek's
+  // overlapped_forward_backward): schedules with F&B pairs (dualpipe,
+  // dualpipev) run each as one compound op. false (`--no-overlap`): each
+  // pair runs as its F, then its B — two ops, as the reference code does
+  // when the model defines no such call.
+  bool overlap = true;
   // Bytes held per device and its limit (memory_bytes.h); off by default.
   MemoryModel memory;
 

@@ -21,6 +21,7 @@ struct ProblemOptions {
   std::string hold = "held";
   std::string cost_file;     // docs/costs.md; the values above win over it
   std::string memory_limit;  // bytes per device; wins over the file's
+  bool no_overlap = false;   // F&B pairs run as F then B (Problem::overlap)
 };
 
 // Builds the Problem; kInvalidValue (kTooLarge past a limit) naming the flag

@@ -8,8 +8,8 @@
 //
 // ppsim reads it strictly: anything but those forms (trailing junk, another
 // action type such as SEND_F, a missing microbatch) is a kParse error
-// "FILE:row:col: ...". PyTorch's I is ppsim's B of a split backward; a full B
-// in a file that also has I/W becomes ppsim's B immediately followed by W.
+// "FILE:row:col: ...". PyTorch's I is ppsim's B of a split backward; a B in
+// a file that also has I/W is a full backward (Slot::full: one op, no W).
 #pragma once
 
 #include <string>
@@ -54,8 +54,8 @@ std::string FormatPytorchCsv(const PytorchCsv& csv);
 Result<ImportedSchedule> ScheduleFromPytorchCsv(const PytorchCsv& csv, const std::string& source);
 
 // Cells for a ppsim schedule: B is written as I when the backward is split,
-// except in an overlapped pair followed by its W, written as PyTorch's pair
-// of F and full B (reading it back gives the same schedule).
+// B when it is full or the schedule unsplit (reading it back gives the same
+// schedule; a file PyTorch wrote comes back byte for byte).
 // kPrecondition for DualPipe's two pipelines, which PyTorch cannot express.
 Result<PytorchCsv> PytorchCsvFromSchedule(const Schedule& schedule);
 

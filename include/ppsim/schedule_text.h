@@ -9,7 +9,9 @@
 // An op is KIND MICROBATCH [@s STAGE]: `F3`, `B0`, `W2`, `F3@s5`. Without
 // @s the op is on the device's first stage (stage d on device d), which is
 // all a v = 1 schedule needs. `(F3@s0;B1@s7)` is an overlapped F+B pair run
-// as one compound op. Any W makes the backward split (B = input gradient).
+// as one compound op. Any W makes the backward split (B = input gradient);
+// `BW3` is a full backward in a split schedule (input and weight gradients in
+// one op, no W3 — Slot::full), also inside a pair: `(F3@s0;BW1@s7)`.
 #pragma once
 
 #include <string>

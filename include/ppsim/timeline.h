@@ -20,6 +20,7 @@ struct PlacedOp {
   Tick start = 0;
   Tick end = 0;
   int overlap = -1;  // shared id of an overlapped F+B pair, else -1
+  bool full = false;  // a full backward in a split schedule (no W follows; see schedule.h)
   Op op() const { return Op{kind, microbatch, stage}; }
   friend bool operator==(const PlacedOp&, const PlacedOp&) = default;
 };

@@ -31,10 +31,15 @@ void PredictZoo(const std::string& schedule, const Problem& p, Tick f, Tick b, P
   } else if (schedule == "zb-h2" && p.M >= 2 * p.P - 1 && f + b >= 2 * *w) {
     out.span_idle = hops * (f + b - 2 * *w);
     out.span_idle_formula = "(P-1)(F+B-2W)";
-  } else if ((schedule == "dualpipe" || schedule == "dualpipev") && fb && *fb == f && b == f) {
-    // DeepSeek's (PP/2-1)(F&B+B-3W) with its F&B = FB+W and full B = B+W.
+  } else if (schedule == "dualpipe" || schedule == "dualpipev") {
+    // DeepSeek's (PP/2-1)(F&B+B-3W): its F&B is ppsim's FB (default F + BW),
+    // its B the full backward BW. Exact where F = B, BW = B + W, W ≤ F and
+    // F + W ≤ FB ≤ F + BW (from a pair that saves all but W to no overlap).
+    const auto bw = p.costs.bw.empty() ? std::optional<Tick>(b + *w) : Uniform(p.costs.bw);
+    const auto pair = p.costs.fb.empty() ? (bw ? std::optional<Tick>(f + *bw) : std::nullopt) : fb;
+    if (!pair || !bw || b != f || *bw != b + *w || *pair < f + *w || *pair > f + *bw) return;
     const std::int64_t pairs = schedule == "dualpipe" ? p.P / 2 : p.P;
-    out.device_idle = (pairs - 1) * (*fb + b - *w);
+    out.device_idle = (pairs - 1) * (*pair + *bw - 3 * *w);
     out.device_idle_formula = schedule == "dualpipe" ? "(P/2-1)(F&B+B-3W)" : "(P-1)(F&B+B-3W)";
   }
 }

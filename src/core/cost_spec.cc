@@ -42,8 +42,9 @@ Error ApplyCostSpec(std::string_view spec, Costs& costs) {
                                 : kind == "B"  ? &costs.b
                                 : kind == "W"  ? &costs.w
                                 : kind == "FB" ? &costs.fb
+                                : kind == "BW" ? &costs.bw
                                                : nullptr;
-    if (target == nullptr) return Bad(item, "unknown kind '" + std::string(kind) + "' (known: F, B, W, FB)");
+    if (target == nullptr) return Bad(item, "unknown kind '" + std::string(kind) + "' (known: F, B, W, FB, BW)");
     std::vector<Tick> values;
     for (std::string_view v : Split(item.substr(eq + 1), ':')) {
       Tick t = 0;

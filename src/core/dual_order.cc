@@ -76,18 +76,22 @@ std::vector<DualAction> DualRankOrder(int n, int r, int c) {
 }
 
 void AppendDualOrder(const std::vector<DualAction>& order, const int stage[2], const int first_microbatch[2],
-                     QueueBuilder& q) {
+                     bool overlap, QueueBuilder& q) {
   for (const DualAction& a : order) {
     const int s = stage[a.phase], m = first_microbatch[a.phase] + a.microbatch;
     switch (a.kind) {
       case DualAction::kF: q.F(m, s); break;
-      case DualAction::kB: q.B(m, s); q.W(m, s); break;
+      case DualAction::kB: q.FullB(m, s); break;
       case DualAction::kBInput: q.B(m, s); break;
       case DualAction::kW: q.W(m, s); break;
       case DualAction::kPair: {
         const int s2 = stage[a.phase2], m2 = first_microbatch[a.phase2] + a.microbatch2;
-        q.Pair(m, s, m2, s2);
-        q.W(m2, s2);
+        if (overlap) {
+          q.Pair(m, s, m2, s2, /*full=*/true);
+        } else {
+          q.F(m, s);
+          q.FullB(m2, s2);
+        }
         break;
       }
     }

@@ -32,11 +32,12 @@ struct DualAction {
 std::vector<DualAction> DualRankOrder(int ranks, int rank, int chunks);
 
 // Appends `order` to a device queue; phase p runs on `stage[p]` with
-// microbatch numbers shifted by `first_microbatch[p]`. ppsim always splits
-// the backward: a full backward becomes B immediately followed by its W
-// (together they cost B + W), an overlapped pair becomes the F&B compound
-// op immediately followed by the W of its backward.
+// microbatch numbers shifted by `first_microbatch[p]`. kB is one full
+// backward op (Slot::full: costs B+W, no W); kBInput is ppsim's B and kW its
+// W; kPair is the compound F&B op whose backward is full — or, without
+// `overlap` (the model has no overlapped_forward_backward), its F and then
+// its full B as two ops.
 void AppendDualOrder(const std::vector<DualAction>& order, const int stage[2], const int first_microbatch[2],
-                     QueueBuilder& q);
+                     bool overlap, QueueBuilder& q);
 
 }  // namespace ppsim

@@ -23,7 +23,7 @@ Result<Schedule> GenerateDualPipe(const Problem& p) {
     const bool second_half = d >= P / 2;
     const int stage[2] = {second_half ? up : down, second_half ? down : up};
     const int first[2] = {second_half ? half : 0, second_half ? 0 : half};
-    AppendDualOrder(DualRankOrder(P / 2, std::min(d, P - 1 - d), half), stage, first, q);
+    AppendDualOrder(DualRankOrder(P / 2, std::min(d, P - 1 - d), half), stage, first, p.overlap, q);
   }
   return s;
 }

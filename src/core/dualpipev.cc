@@ -15,7 +15,7 @@ Result<Schedule> GenerateDualPipeV(const Problem& p) {
     q.Reserve(6 * p.M);
     const int stage[2] = {d, 2 * p.P - 1 - d};
     const int first[2] = {0, 0};
-    AppendDualOrder(DualRankOrder(p.P, d, p.M), stage, first, q);
+    AppendDualOrder(DualRankOrder(p.P, d, p.M), stage, first, p.overlap, q);
   }
   return s;
 }

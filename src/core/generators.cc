@@ -75,12 +75,13 @@ std::vector<GeneratorInfo> Registry() {
       {"zbv", "ZB-V (Zero Bubble, PyTorch ScheduleZBVZeroBubble): V-shape placement, 2 chunks per device, B split from W",
        "exactly 2 chunks per device (V-shape); any M ≥ 1", Placement::kVShape, 2, true, &GenerateZBV, &CheckNone},
       {"dualpipe",
-       "DualPipe (DeepSeek-V3): two model copies in opposite directions, overlapped F&B pairs (--cost FB=...), "
-       "2x parameters",
+       "DualPipe (DeepSeek-V3, dualpipe.py): two model copies in opposite directions, overlapped F&B pairs with a "
+       "full backward (--cost FB=..., --no-overlap: F then B), B/W split only in warm-up and cool-down; 2x parameters",
        "even P; even M ≥ 2P (M/2 per direction)", Placement::kDualPipe, 2, true, &GenerateDualPipe, &CheckDualPipe},
       {"dualpipev",
-       "DualPipeV (DeepSeek, PyTorch ScheduleDualPipeV): DualPipe folded into a V, overlapped F&B pairs on P devices",
-       "exactly 2 chunks per device (V-shape); M ≥ 2P", Placement::kVShape, 2, true, &GenerateDualPipeV,
+       "DualPipeV (DeepSeek dualpipev.py, PyTorch ScheduleDualPipeV): DualPipe folded into a V on P devices, "
+       "overlapped F&B pairs with a full backward (--no-overlap: F then B)",
+       "exactly 2 chunks per device (V-shape); M ≥ 2P (odd P and M are fine)", Placement::kVShape, 2, true, &GenerateDualPipeV,
        &CheckDualPipeV},
   };
 }

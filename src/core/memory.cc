@@ -169,6 +169,7 @@ HoldInterval HeldInterval(const Timeline& t, HoldMode hold, int microbatch, int 
   const OpId b = space.Id(OpKind::kB, microbatch, stage);
   if (hold == HoldMode::kHeld) return {t.end[f], t.start[b]};
   Tick to = t.end[b];
+  // A split backward frees the rest at the end of W; a full one has no W (end -1).
   if (t.schedule.split_backward) to = std::max(to, t.end[space.Id(OpKind::kW, microbatch, stage)]);
   return {t.start[f], to};
 }

@@ -102,10 +102,12 @@ MemoryBytes MeasureMemoryBytes(const Timeline& t) {
         deltas[d].push_back({from, amount});
         deltas[d].push_back({to, -amount});
       };
-      hold(resident ? t.end[b] : t.start[b], by_b);
-      if (split) {
-        const OpId w = space.Id(OpKind::kW, m, s);
+      const OpId w = space.Id(OpKind::kW, m, s);
+      if (split && t.end[w] >= 0) {
+        hold(resident ? t.end[b] : t.start[b], by_b);
         hold(resident ? t.end[w] : t.start[w], bytes - by_b);
+      } else {
+        hold(resident ? t.end[b] : t.start[b], bytes);  // unsplit, or a full backward: all freed at its end
       }
     }
   }

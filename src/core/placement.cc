@@ -44,10 +44,14 @@ struct Row {
   int dep_device = -1;  // device holding the dependency
 };
 
-// An overlapped F+B pair runs as one compound op.
-Tick PairDuration(const Problem& problem, const OpSpace& space, const Slot& pair) {
-  const Op a = space.At(pair.op), b = space.At(pair.overlapped);
-  return a.kind == OpKind::kF ? problem.costs.Overlapped(a.stage, b.stage) : problem.costs.Overlapped(b.stage, a.stage);
+// Duration of a compound slot: an overlapped F+B pair runs as one op, and a
+// full backward costs B+W (Costs::FullBackward) though its row says B.
+Tick SlotDuration(const Problem& problem, const OpSpace& space, const Slot& slot) {
+  const Op a = space.At(slot.op);
+  if (!slot.pair()) return slot.full ? problem.costs.FullBackward(a.stage) : problem.costs.Of(a.kind, a.stage);
+  const Op b = space.At(slot.overlapped);
+  return a.kind == OpKind::kF ? problem.costs.Overlapped(a.stage, b.stage, slot.full)
+                              : problem.costs.Overlapped(b.stage, a.stage, slot.full);
 }
 
 std::string DeadlockMessage(const Problem& problem, const OpSpace& space, const Schedule& schedule,
@@ -114,7 +118,7 @@ Error PlaceInto(const Problem& problem, Schedule&& schedule, Timeline& t) {
   t.start.resize(n);    // filled from the ends once everything is placed
   t.end.assign(n, -1);  // -1: not placed yet
   Tick* const end = t.end.data();
-  std::vector<Slot> pairs;  // overlapped pairs: their start is not end - own cost
+  std::vector<Slot> compound;  // pairs and full backwards: their start is not end - row cost
   const FastDiv by_s(static_cast<std::uint32_t>(S));
   const OpId two_m = 2 * M;
   // The row of `id` and its dependency (microbatch-major ids, see op.h).
@@ -190,9 +194,12 @@ Error PlaceInto(const Problem& problem, Schedule&& schedule, Timeline& t) {
           if (e < 0) { blocked_on = dep2; blocked_device = r2.dep_device; break; }
           ready = std::max(ready, e + r2.latency);
         }
-        duration = PairDuration(problem, space, slot);
+        duration = SlotDuration(problem, space, slot);
         end[slot.overlapped] = ready + duration;
-        pairs.push_back(slot);
+        compound.push_back(slot);
+      } else if (slot.full) [[unlikely]] {
+        duration = SlotDuration(problem, space, slot);
+        compound.push_back(slot);
       }
       now = end[slot.op] = ready + duration;
     }
@@ -236,8 +243,10 @@ Error PlaceInto(const Problem& problem, Schedule&& schedule, Timeline& t) {
       start[id] = end[id] < 0 ? -1 : end[id] - row[s].duration;  // -1: no such op (DualPipe)
     }
   }
-  for (const Slot& pair : pairs)
-    start[pair.op] = start[pair.overlapped] = end[pair.op] - PairDuration(problem, space, pair);
+  for (const Slot& slot : compound) {
+    start[slot.op] = end[slot.op] - SlotDuration(problem, space, slot);
+    if (slot.pair()) start[slot.overlapped] = start[slot.op];
+  }
 
   Tick makespan = 0;
   for (const Lane& lane : lanes) makespan = std::max(makespan, lane.free_at);

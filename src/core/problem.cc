@@ -39,8 +39,13 @@ Tick Costs::Of(OpKind kind, int stage) const {
   return 0;
 }
 
-Tick Costs::Overlapped(int f_stage, int b_stage) const {
-  if (fb.empty()) return PerStage(f, f_stage) + PerStage(b, b_stage);
+Tick Costs::FullBackward(int stage) const {
+  if (bw.empty()) return PerStage(b, stage) + PerStage(w, stage);
+  return PerStage(bw, stage);
+}
+
+Tick Costs::Overlapped(int f_stage, int b_stage, bool full_backward) const {
+  if (fb.empty()) return PerStage(f, f_stage) + (full_backward ? FullBackward(b_stage) : PerStage(b, b_stage));
   return PerStage(fb, f_stage);
 }
 
@@ -68,8 +73,10 @@ Error ValidateProblem(const Problem& p) {
     Error e = CheckCosts(name, *values, S);
     if (e.code != ErrorCode::kOk) return e;
   }
-  if (!p.costs.fb.empty()) {
-    Error e = CheckCosts("FB", p.costs.fb, S);
+  for (auto [name, values] : {std::pair<const char*, const std::vector<Tick>*>{"FB", &p.costs.fb},
+                              {"BW", &p.costs.bw}}) {
+    if (values->empty()) continue;
+    Error e = CheckCosts(name, *values, S);
     if (e.code != ErrorCode::kOk) return e;
   }
   {

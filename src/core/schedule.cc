@@ -4,6 +4,12 @@
 
 namespace ppsim {
 
+OpId Slot::backward(const OpSpace& space) const {
+  if (op != kNoOp && space.At(op).kind == OpKind::kB) return op;
+  if (overlapped != kNoOp && space.At(overlapped).kind == OpKind::kB) return overlapped;
+  return kNoOp;
+}
+
 std::int64_t Schedule::op_count() const {
   std::int64_t n = 0;
   for (const auto& queue : devices)
@@ -25,6 +31,7 @@ Error CheckComplete(const Problem& problem, const Schedule& schedule) {
     return Fail(ErrorCode::kBadSchedule, "schedule has " + std::to_string(schedule.devices.size()) +
                                              " device queues, P = " + std::to_string(problem.P));
   std::vector<int> seen_on(space.size(), -1);
+  std::vector<OpId> full_w;  // W ids of full backwards: they must not appear
   auto visit = [&](OpId id, int d) -> Error {
     if (id < 0 || id >= space.size())
       return Fail(ErrorCode::kBadSchedule, "device " + std::to_string(d) + " lists an unknown op id " + std::to_string(id));
@@ -54,7 +61,24 @@ Error CheckComplete(const Problem& problem, const Schedule& schedule) {
         e = visit(slot.overlapped, d);
         if (e.code != ErrorCode::kOk) return e;
       }
+      if (!slot.full) continue;
+      const OpId b = slot.backward(space);
+      if (b == kNoOp)
+        return Fail(ErrorCode::kBadSchedule, "device " + std::to_string(d) + ": " + OpName(space.At(slot.op)) +
+                                                 " is marked as a full backward but is not a B");
+      if (!schedule.split_backward)
+        return Fail(ErrorCode::kBadSchedule, OpName(space.At(b)) + " on device " + std::to_string(d) +
+                                                 ": a full backward needs a split-backward schedule (every B of an "
+                                                 "unsplit one is full already)");
+      const Op op = space.At(b);
+      full_w.push_back(space.Id(OpKind::kW, op.microbatch, op.stage));
     }
+  }
+  for (OpId w : full_w) {
+    if (seen_on[w] >= 0)
+      return Fail(ErrorCode::kBadSchedule, OpName(space.At(w)) + " on device " + std::to_string(seen_on[w]) +
+                                               " belongs to a full backward, which has no W");
+    seen_on[w] = problem.DeviceOf(space.At(w).stage);  // counts as present below
   }
   const int kinds = schedule.split_backward ? 3 : 2;
   for (int k = 0; k < kinds; ++k)

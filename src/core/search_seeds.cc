@@ -17,7 +17,9 @@ Schedule WithSplitBackward(const Problem& p, Schedule s) {
         if (id == kNoOp) continue;
         out.push_back({id, kNoOp});
         const Op op = s.space.At(id);
-        if (!had_w && op.kind == OpKind::kB) out.push_back({s.space.Id(OpKind::kW, op.microbatch, op.stage), kNoOp});
+        // An unsplit B, or a full one (Slot::full), becomes B then its W.
+        if ((!had_w || slot.full) && op.kind == OpKind::kB)
+          out.push_back({s.space.Id(OpKind::kW, op.microbatch, op.stage), kNoOp});
       }
     }
     queue = std::move(out);

@@ -12,7 +12,8 @@ std::vector<PlacedOp> Timeline::Ops() const {
       for (OpId id : {slot.op, slot.overlapped}) {
         if (id == kNoOp) continue;
         const Op op = schedule.space.At(id);
-        ops.push_back({d, op.stage, op.kind, op.microbatch, start[id], end[id], overlap});
+        const bool full = slot.full && op.kind == OpKind::kB;
+        ops.push_back({d, op.stage, op.kind, op.microbatch, start[id], end[id], overlap, full});
       }
     }
   }

@@ -32,7 +32,7 @@ struct Checker {
       if (in.P == 0) P = std::max(P, op.device + 1);
       if (in.S == 0) S = std::max(S, op.stage + 1);
       if (in.M == 0) M = std::max(M, op.microbatch + 1);
-      split = split || op.kind == OpKind::kW;
+      split = split || op.kind == OpKind::kW || op.full;
     }
     if (in.ops.empty()) {
       Add("missing", "the timeline has no ops");
@@ -81,9 +81,17 @@ struct Checker {
     const int kinds = split ? 3 : 2;
     for (int k = 0; k < kinds; ++k)
       for (int s = 0; s < S; ++s)
-        for (int m = 0; m < M; ++m)
-          if (space.Exists(m, s) && index[space.Id(static_cast<OpKind>(k), m, s)] < 0)
+        for (int m = 0; m < M; ++m) {
+          if (!space.Exists(m, s)) continue;
+          const int at = index[space.Id(static_cast<OpKind>(k), m, s)];
+          const int b = index[space.Id(OpKind::kB, m, s)];
+          const bool full = b >= 0 && in.ops[b].full;  // a full backward has no W
+          if (k == static_cast<int>(OpKind::kW) && full) {
+            if (at >= 0) Add("duplicate", Name(in.ops[at]) + " belongs to a full backward, which has no W");
+          } else if (at < 0) {
             Add("missing", OpName(Op{static_cast<OpKind>(k), m, s}) + " is missing");
+          }
+        }
     return true;
   }
 
@@ -92,7 +100,7 @@ struct Checker {
     for (const PlacedOp& op : in.ops) {
       if (op.overlap >= 0) continue;  // a pair's duration is the compound cost
       if (op.stage >= static_cast<int>(S)) continue;
-      const Tick want = in.costs->Of(op.kind, op.stage);
+      const Tick want = op.full ? in.costs->FullBackward(op.stage) : in.costs->Of(op.kind, op.stage);
       if (op.end - op.start != want)
         Add("duration", Name(op) + " lasts " + std::to_string(op.end - op.start) + " ticks but its cost is " +
                             std::to_string(want));
@@ -135,29 +143,47 @@ struct Checker {
     std::vector<int> order(in.ops.size());
     for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
     std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return in.ops[a].start < in.ops[b].start; });
+    // When each op's own dependency lets it start, and why (-1: it starts
+    // before its dependency ends, `because` says how; or it was skipped).
+    std::vector<Tick> ready(in.ops.size(), -1);
+    std::vector<std::string> because(in.ops.size());
+    // An overlapped pair starts when both of its ops may: the later of the two.
+    std::map<std::pair<int, int>, int> pair_latest;  // (device, overlap) -> op index
     for (int i : order) {
       const PlacedOp& op = in.ops[i];
       if (op.stage < 0 || op.stage >= S || op.microbatch < 0 || op.microbatch >= M) continue;
-      Tick earliest = free_before[i];
-      std::string because = "device " + std::to_string(op.device) + " is free at " + std::to_string(free_before[i]);
+      ready[i] = free_before[i];
+      because[i] = "device " + std::to_string(op.device) + " is free at " + std::to_string(free_before[i]);
       const OpId dep = DependencyOf(space, split, space.Id(op.op()));
       if (dep != kNoOp && index[dep] >= 0) {
         const PlacedOp& d = in.ops[index[dep]];
         const Tick c = d.device == op.device ? 0 : in.comm;
-        const Tick ready = d.end + c;
-        if (op.start < ready) {
-          Add("dependency", Name(op) + " starts at " + std::to_string(op.start) + " but " + Name(d) + " ends at " +
-                                std::to_string(d.end) + (c ? " (+" + std::to_string(c) + " comm)" : ""));
+        const Tick at = d.end + c;
+        if (op.start < at) {
+          ready[i] = -1;
+          because[i] = Name(op) + " starts at " + std::to_string(op.start) + " but " + Name(d) + " ends at " +
+                       std::to_string(d.end) + (c ? " (+" + std::to_string(c) + " comm)" : "");
           continue;
         }
-        if (ready > earliest) {
-          earliest = ready;
-          because = Name(d) + " ends at " + std::to_string(d.end) + (c ? " +" + std::to_string(c) + " comm" : "");
+        if (at > ready[i]) {
+          ready[i] = at;
+          because[i] = Name(d) + " ends at " + std::to_string(d.end) + (c ? " +" + std::to_string(c) + " comm" : "");
         }
       }
-      if (op.start > earliest)
-        Add("not-tight", Name(op) + " starts at " + std::to_string(op.start) + " but could start at " +
-                             std::to_string(earliest) + " (" + because + ")");
+      if (op.overlap < 0) continue;
+      auto [it, first] = pair_latest.try_emplace({op.device, op.overlap}, i);
+      if (!first && ready[i] > ready[it->second]) it->second = i;
+    }
+    for (int i : order) {
+      if (ready[i] < 0) {
+        if (!because[i].empty()) Add("dependency", because[i]);
+        continue;
+      }
+      const PlacedOp& op = in.ops[i];
+      const int by = op.overlap < 0 ? i : pair_latest.at({op.device, op.overlap});
+      if (ready[by] < 0 || op.start <= ready[by]) continue;
+      Add("not-tight", Name(op) + " starts at " + std::to_string(op.start) + " but could start at " +
+                           std::to_string(ready[by]) + " (" + because[by] + ")");
     }
   }
 };

@@ -92,6 +92,7 @@ Error ApplyCostText(std::string_view text, const std::string& source, Problem& p
                                : key == "B"  ? &p.costs.b
                                : key == "W"  ? &p.costs.w
                                : key == "FB" ? &p.costs.fb
+                               : key == "BW" ? &p.costs.bw
                                              : nullptr;
     if (costs != nullptr) {
       Error e = ReadList(node, source, key, 1, *costs);
@@ -113,7 +114,7 @@ Error ApplyCostText(std::string_view text, const std::string& source, Problem& p
       Error e = ApplyMemory(*table, source, p.memory);
       if (e.code != ErrorCode::kOk) return e;
     } else {
-      return Unknown(source, k, key, "F, B, W, FB, comm, [memory]");
+      return Unknown(source, k, key, "F, B, W, FB, BW, comm, [memory]");
     }
   }
   return Error{ErrorCode::kOk, ""};

@@ -75,6 +75,7 @@ Result<Problem> ToProblem(const ProblemOptions& o) {
       return Fail(ErrorCode::kInvalidValue, "--memory-limit: '" + o.memory_limit + "' is not a whole number of bytes");
     p.memory.limit = limit;
   }
+  p.overlap = !o.no_overlap;
   if (o.hold == "held") {
     p.hold = HoldMode::kHeld;
   } else if (o.hold == "resident") {

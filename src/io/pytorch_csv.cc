@@ -249,10 +249,9 @@ Result<ImportedSchedule> ScheduleFromPytorchCsv(const PytorchCsv& csv, const std
       if (cell.actions.empty()) continue;
       io::SourceSlot slot{to_op(cell.actions[0]), std::nullopt};
       if (cell.actions.size() > 1) slot.second = to_op(cell.actions[1]);
+      // Next to I/W, a B is a full backward: one op, no W of its own.
+      for (const CsvAction& a : cell.actions) slot.full |= split && a.type == 'B';
       rows[d].push_back(slot);
-      // A full backward in a split schedule: its weight-gradient share right after.
-      for (const CsvAction& a : cell.actions)
-        if (split && a.type == 'B') rows[d].push_back({{Op{OpKind::kW, a.microbatch, a.stage}, a.row, a.col}, {}});
     }
   }
   return io::BuildImportedSchedule(source, rows, split);
@@ -264,31 +263,23 @@ Result<PytorchCsv> PytorchCsvFromSchedule(const Schedule& schedule) {
                                               ": its two pipelines (DualPipe) have no PyTorch schedule; export "
                                               "dualpipev instead");
   PytorchCsv csv;
-  auto action = [&](OpId id) {
+  // B of an unsplit schedule and a full backward are PyTorch's B; the
+  // input-gradient pass of a split one is its I.
+  auto action = [&](OpId id, bool full) {
     const Op op = schedule.space.At(id);
-    const char type = op.kind == OpKind::kF ? 'F' : op.kind == OpKind::kW ? 'W' : schedule.split_backward ? 'I' : 'B';
+    const char type = op.kind == OpKind::kF   ? 'F'
+                      : op.kind == OpKind::kW ? 'W'
+                      : schedule.split_backward && !full ? 'I'
+                                                         : 'B';
     return CsvAction{op.stage, type, op.microbatch, 0, 0};
   };
   for (const auto& queue : schedule.devices) {
     std::vector<CsvCell>& row = csv.rows.emplace_back();
     row.reserve(queue.size());
-    for (size_t i = 0; i < queue.size(); ++i) {
-      const Slot& slot = queue[i];
+    for (const Slot& slot : queue) {
       CsvCell& cell = row.emplace_back();
-      cell.actions.push_back(action(slot.op));
-      if (!slot.pair()) continue;
-      cell.actions.push_back(action(slot.overlapped));
-      // PyTorch's OVERLAP_F_B pairs a forward with a full backward: a pair
-      // whose backward's W comes right after it is written that way.
-      for (CsvAction& a : cell.actions) {
-        if (a.type != 'I' || i + 1 == queue.size() || queue[i + 1].pair()) continue;
-        const Op next = schedule.space.At(queue[i + 1].op);
-        if (next == Op{OpKind::kW, a.microbatch, a.stage}) {
-          a.type = 'B';
-          ++i;
-          break;
-        }
-      }
+      cell.actions.push_back(action(slot.op, slot.full));
+      if (slot.pair()) cell.actions.push_back(action(slot.overlapped, slot.full));
     }
   }
   return csv;

@@ -135,7 +135,7 @@ Result<ImportedSchedule> BuildImportedSchedule(const std::string& source,
     sched.devices[d].reserve(rows[d].size());
     for (const SourceSlot& slot : rows[d])
       sched.devices[d].push_back(
-          Slot{sched.space.Id(slot.first.op), slot.second ? sched.space.Id(slot.second->op) : kNoOp});
+          Slot{sched.space.Id(slot.first.op), slot.second ? sched.space.Id(slot.second->op) : kNoOp, slot.full});
   }
   e = CheckComplete(p, sched);
   if (e.code != ErrorCode::kOk) return Fail(e.code, source + ": " + e.message);

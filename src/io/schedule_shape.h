@@ -22,6 +22,7 @@ struct SourceOp {
 struct SourceSlot {
   SourceOp first;
   std::optional<SourceOp> second;  // an overlapped pair
+  bool full = false;                // its B is a full backward (Slot::full)
 };
 
 // rows[d] = device d's queue in order. `split_backward`: B is the

@@ -28,6 +28,7 @@ class LineParser {
       SkipSpace();
       if (AtEnd()) return any;
       any = true;
+      full_ = false;
       if (s_[i_] == '(') {
         const int open = Col();
         ++i_;
@@ -46,12 +47,13 @@ class LineParser {
         if (a_f == b_f || a->op.kind == OpKind::kW || b->op.kind == OpKind::kW)
           return Err(open, "an overlapped pair needs one F and one B, got " + OpName(a->op) + " and " +
                                OpName(b->op));
-        out.push_back({*a, *b});
+        has_w |= full_;
+        out.push_back({*a, *b, full_});
       } else {
         Result<SourceOp> a = OpAt();
         if (!a) return a.error();
-        has_w |= a->op.kind == OpKind::kW;
-        out.push_back({*a, std::nullopt});
+        has_w |= a->op.kind == OpKind::kW || full_;
+        out.push_back({*a, std::nullopt, full_});
       }
       if (!AtEnd() && !IsSpace(s_[i_]))
         return Err(Col(), "unexpected " + Quoted(s_[i_]) + " after an op (ops are separated by spaces)");
@@ -90,6 +92,7 @@ class LineParser {
     return static_cast<int>(v);
   }
 
+  // Reads one op; `BW` (a full backward) sets full_ for the current slot.
   Result<SourceOp> OpAt() {
     SourceOp o;
     o.line = line_;
@@ -101,6 +104,7 @@ class LineParser {
     }
     ++i_;
     o.op.kind = *kind;
+    if (o.op.kind == OpKind::kB && Eat('W')) full_ = true;
     Result<int> m = Number(io::kMaxMicrobatchIndex, "microbatch");
     if (!m) return m.error();
     o.op.microbatch = *m;
@@ -119,6 +123,7 @@ class LineParser {
   int line_;
   int device_;
   size_t i_ = 0;
+  bool full_ = false;  // the current slot's B is a full backward (BW)
 };
 
 }  // namespace
@@ -145,9 +150,11 @@ Result<ImportedSchedule> ReadScheduleText(std::string_view text, const std::stri
 
 std::string WriteScheduleText(const Problem& problem, const Schedule& schedule) {
   const bool bare = problem.v == 1;
-  auto name = [&](OpId id) {
+  auto name = [&](OpId id, bool full) {
     const Op op = schedule.space.At(id);
-    std::string s = KindChar(op.kind) + std::to_string(op.microbatch);
+    std::string s(1, KindChar(op.kind));
+    if (full && op.kind == OpKind::kB) s += 'W';  // BW3: a full backward
+    s += std::to_string(op.microbatch);
     if (!bare) s += "@s" + std::to_string(op.stage);
     return s;
   };
@@ -159,12 +166,12 @@ std::string WriteScheduleText(const Problem& problem, const Schedule& schedule) 
       const Slot& slot = queue[i];
       if (slot.pair()) {
         out += '(';
-        out += name(slot.op);
+        out += name(slot.op, slot.full);
         out += ';';
-        out += name(slot.overlapped);
+        out += name(slot.overlapped, slot.full);
         out += ')';
       } else {
-        out += name(slot.op);
+        out += name(slot.op, slot.full);
       }
     }
     out += '\n';

@@ -43,8 +43,8 @@ void Series(JsonOut& out, const StepSeries& s) {
   out.Char(']');
 }
 
-// One op: {"device":..,"end":..,"kind":"F","microbatch":..,["overlap":..,]"stage":..,"start":..}.
-void Op(JsonOut& out, int device, const ppsim::Op& op, Tick start, Tick end, int overlap) {
+// One op: {"device":..,"end":..,["full":true,]"kind":"F","microbatch":..,["overlap":..,]"stage":..,"start":..}.
+void Op(JsonOut& out, int device, const ppsim::Op& op, Tick start, Tick end, int overlap, bool full) {
   char* p = out.Reserve(256);
   auto put = [&p](std::string_view s) { p = std::copy(s.begin(), s.end(), p); };
   auto num = [&p](std::int64_t v) { p = std::to_chars(p, p + 24, v).ptr; };
@@ -52,6 +52,7 @@ void Op(JsonOut& out, int device, const ppsim::Op& op, Tick start, Tick end, int
   num(device);
   put(",\"end\":");
   num(end);
+  if (full) put(",\"full\":true");  // a full backward (schedule.h)
   put(",\"kind\":\"");
   *p++ = KindChar(op.kind);
   put("\",\"microbatch\":");
@@ -80,7 +81,8 @@ void Ops(JsonOut& out, const Timeline& t) {
         if (id == kNoOp) continue;
         if (!first) out.Char(',');
         first = false;
-        Op(out, d, space.At(id), t.start[id], t.end[id], overlap);
+        const ppsim::Op op = space.At(id);
+        Op(out, d, op, t.start[id], t.end[id], overlap, slot.full && op.kind == OpKind::kB);
       }
     }
   }
@@ -115,6 +117,7 @@ bool WriteSimulationJson(JsonOut& out, const Timeline& t, const Metrics& m, bool
                                      {"B", [&](JsonOut& c) { PerStage(c, p.costs.b); }}};
          if (t.schedule.split_backward) costs.push_back({"W", [&](JsonOut& c) { PerStage(c, p.costs.w); }});
          if (!p.costs.fb.empty()) costs.push_back({"FB", [&](JsonOut& c) { PerStage(c, p.costs.fb); }});
+         if (!p.costs.bw.empty()) costs.push_back({"BW", [&](JsonOut& c) { PerStage(c, p.costs.bw); }});
          WriteObject(o, std::move(costs));
        }},
       {"comm", [&](JsonOut& o) { o.Int(p.comm); }},

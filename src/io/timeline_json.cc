@@ -27,6 +27,7 @@ json SimulationJson(const Timeline& t, const Metrics& m) {
   json costs = {{"F", PerStage(p.costs.f)}, {"B", PerStage(p.costs.b)}};
   if (t.schedule.split_backward) costs["W"] = PerStage(p.costs.w);
   if (!p.costs.fb.empty()) costs["FB"] = PerStage(p.costs.fb);
+  if (!p.costs.bw.empty()) costs["BW"] = PerStage(p.costs.bw);
   json j = {
       {"schedule", t.schedule.name},
       {"P", p.P},
@@ -59,6 +60,7 @@ json SimulationJson(const Timeline& t, const Metrics& m) {
     json o = {{"device", op.device}, {"stage", op.stage},         {"kind", KindString(op.kind)},
               {"microbatch", op.microbatch}, {"start", op.start}, {"end", op.end}};
     if (op.overlap >= 0) o["overlap"] = op.overlap;
+    if (op.full) o["full"] = true;
     ops.push_back(std::move(o));
   }
   j["ops"] = std::move(ops);

@@ -240,7 +240,12 @@ PlacedOp ReadOp(Reader& r, size_t i) {
       else if (key == "start") start = r.Int(field), seen |= kStart;
       else if (key == "end") end = r.Int(field), seen |= kEnd;
       else if (key == "overlap") overlap = r.Int(field);
-      else if (key == "kind") {
+      else if (key == "full") {  // a full backward (schedule.h)
+        const char c = r.Peek();
+        if (c != 't' && c != 'f') r.Field(ErrorCode::kParse, field() + ": expected true or false");
+        r.Literal(c == 't' ? "true" : "false");
+        op.full = c == 't';
+      } else if (key == "kind") {
         const std::string_view kind = r.Peek() == '"' ? r.String() : std::string_view();
         if (kind.size() != 1 || !KindFromChar(kind[0]))
           r.Field(ErrorCode::kParse, where() + ".kind: expected \"F\", \"B\" or \"W\"");
@@ -268,6 +273,7 @@ PlacedOp ReadOp(Reader& r, size_t i) {
   op.start = start;
   op.end = end;
   op.overlap = overlap < INT32_MIN || overlap > INT32_MAX ? -1 : static_cast<int>(overlap);
+  if (op.full && op.kind != OpKind::kB) r.Field(ErrorCode::kParse, where() + ".full: only a B can be a full backward");
   return op;
 }
 
@@ -313,7 +319,7 @@ void ReadCosts(Reader& r, TimelineToCheck& out) {
       const std::string key(r.String());
       r.Expect(':');
       std::vector<Tick>* target = key == "F" ? &costs.f : key == "B" ? &costs.b : key == "W" ? &costs.w
-                                 : key == "FB" ? &costs.fb : nullptr;
+                                 : key == "FB" ? &costs.fb : key == "BW" ? &costs.bw : nullptr;
       if (target)
         *target = CostList(r, "costs." + key);
       else

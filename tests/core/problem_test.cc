@@ -29,7 +29,7 @@ TEST(CostSpec, RejectsBadValuesNamingThem) {
   EXPECT_EQ(CostError("F=x"), "--cost: 'F=x': 'x' is not a whole number of ticks");
   EXPECT_EQ(CostError("F=99999999999999999999"),
             "--cost: 'F=99999999999999999999': '99999999999999999999' overflows a 64-bit tick count");
-  EXPECT_EQ(CostError("Q=1"), "--cost: 'Q=1': unknown kind 'Q' (known: F, B, W, FB)");
+  EXPECT_EQ(CostError("Q=1"), "--cost: 'Q=1': unknown kind 'Q' (known: F, B, W, FB, BW)");
   EXPECT_EQ(CostError("F"), "--cost: 'F': expected KIND=VALUE, e.g. F=1,B=2");
 }
 

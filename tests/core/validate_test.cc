@@ -2,6 +2,9 @@
 // cascade (an op marked finished when it starts) is caught and named.
 #include <gtest/gtest.h>
 
+#include <string>
+#include <vector>
+
 #include "ppsim/simulate.h"
 #include "ppsim/validate.h"
 
@@ -29,6 +32,47 @@ TEST(Validate, AcceptsWhatSimulatePlaces) {
   p.v = 2;
   p.M = 8;
   EXPECT_TRUE(ValidateTimeline(FromSimulation("interleaved", p)).empty());
+}
+
+// DualPipe's overlapped pairs start when both their inputs have arrived, and
+// their full backwards have no W: both legal and tight, over many sizes.
+TEST(Validate, AcceptsDualPipesPairsAndFullBackwards) {
+  for (const char* s : {"dualpipe", "dualpipev"})
+    for (int P : {2, 4, 6})
+      for (int M : {2 * P, 2 * P + 2, 3 * P})
+        for (bool overlap : {true, false}) {
+          Problem p;
+          p.P = P;
+          p.M = M;
+          p.comm = 1;
+          p.costs.f = {2};
+          p.costs.b = {3};
+          p.costs.w = {1};
+          p.costs.fb = {4};
+          p.overlap = overlap;
+          if (std::string(s) == "dualpipe" && M % 2) continue;
+          const std::vector<Violation> v = ValidateTimeline(FromSimulation(s, p));
+          EXPECT_TRUE(v.empty()) << s << " P=" << P << " M=" << M << " overlap=" << overlap << ": "
+                                 << (v.empty() ? "" : v[0].message);
+        }
+}
+
+TEST(Validate, AFullBackwardHasNoW) {
+  Problem p;
+  p.M = 8;
+  TimelineToCheck c = FromSimulation("dualpipev", p);
+  bool marked = false;
+  for (const PlacedOp& op : c.ops) marked = marked || op.full;
+  ASSERT_TRUE(marked);
+  // Unmarking a full backward makes its W missing and its length wrong.
+  for (PlacedOp& op : c.ops)
+    if (op.full && op.overlap < 0) {
+      op.full = false;
+      break;
+    }
+  const std::vector<Violation> v = ValidateTimeline(c);
+  ASSERT_FALSE(v.empty());
+  EXPECT_EQ(v[0].rule, "missing");
 }
 
 TEST(Validate, RejectsTheSameCycleCascadeNamingTheOp) {

@@ -131,23 +131,26 @@ TEST(ZooClosedForms, ZeroBubbleHandcraftedMemory) {
 }
 
 // DualPipe (DeepSeek): bubble (PP/2-1)(F&B+B-3W) with B the full backward
-// and F&B the overlapped pair: in ppsim's split terms F&B = FB + W and
-// B = B + W, so (PP/2-1)(FB+B-W). Measured as the largest idle time of one
-// device over the makespan. It holds exactly in the cell picture the
-// formula is drawn from: F = B = FB (the pair takes one forward's time) and
-// W ≤ F; docs/schedules.md shows what ppsim measures elsewhere.
+// and F&B the overlapped pair — ppsim's BW (= B + W) and FB. Measured as the
+// largest idle time of one device over the makespan. It holds exactly when
+// F = B (input pass), W ≤ F and the pair takes from F + W (all but W hidden)
+// to F + BW (no overlap benefit, the default); docs/schedules.md shows what
+// ppsim measures elsewhere.
 // DualPipeV is the same on PP/2 devices.
 TEST(ZooClosedForms, DualPipeBubble) {
   for (const char* name : {"dualpipe", "dualpipev"})
     for (int P = 2; P <= 12; P += 2)
       for (int M = 2 * P; M <= 4 * P; M += 2)
         for (Tick c : {1, 2, 4})
-          for (Tick w = 1; w <= c; ++w) {
-            Problem p = Sized(P, M, c, c, w);
-            p.costs.fb = {c};
-            const int pairs = std::string(name) == "dualpipe" ? P / 2 : P;  // PP/2
-            EXPECT_EQ(Simulated(name, p).metrics.max_device_idle, (pairs - 1) * (c + c - w)) << Label(name, p);
-          }
+          for (Tick w = 1; w <= c; ++w)
+            for (Tick fb : {c + w, c + c / 2 + w, c + c + w}) {
+              Problem p = Sized(P, M, c, c, w);
+              p.costs.fb = {fb};
+              const Tick full_b = c + w;
+              const int pairs = std::string(name) == "dualpipe" ? P / 2 : P;  // PP/2
+              EXPECT_EQ(Simulated(name, p).metrics.max_device_idle, (pairs - 1) * (fb + full_b - 3 * w))
+                  << Label(name, p);
+            }
 }
 
 // DualPipe activations: PP+1 microbatches per device (allocator view, unit
@@ -183,7 +186,7 @@ TEST(ZooClosedForms, PredictionsMatchWhereGiven) {
           for (Tick b : {1, 2})
             for (Tick w : {1, 2}) {
               Problem p = Sized(P, M, f, b, w);
-              p.costs.fb = {f};
+              p.costs.fb = {f + w};
               Result<Timeline> t = Simulate(name, p);
               ASSERT_TRUE(t.ok());
               const Metrics m = Measure(*t);
