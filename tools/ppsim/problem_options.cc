@@ -11,6 +11,8 @@ void AddProblemOptions(CLI::App& cmd, ProblemOptions& o) {
   cmd.add_option("-P,--stages", o.P, "pipeline devices (default 4)");
   cmd.add_option("-M,--microbatches", o.M, "microbatches (default 6)");
   cmd.add_option("--chunks,-v", o.chunks, "chunks (virtual stages) per device (default 1)");
+  cmd.add_option("--group", o.group,
+                 "microbatches per group (Megatron's microbatch_group_size_per_vp_stage; interleaved, combined-1f1b)");
   cmd.add_option("--cost", o.cost, "op costs in ticks: F=1,B=2,W=1,FB=2; per stage F=3:1:1:2 (default F=1,B=1,W=1)");
   cmd.add_option("--comm", o.comm,
                  "latency in ticks on cross-device dependencies (default 0); per hop s->s+1: 1:8:1 (S-1 values)");
@@ -43,6 +45,10 @@ Result<Problem> ToProblem(const ProblemOptions& o) {
         {"-M", &o.M, 1, kMaxMicrobatches, &p.M},
         {"--chunks", &o.chunks, 1, kMaxChunks, &p.v}}) {
     Error e = ParseIntFlag(flag, *text, min, max, *out);
+    if (e.code != ErrorCode::kOk) return e;
+  }
+  if (!o.group.empty()) {
+    Error e = ParseIntFlag("--group", o.group, 1, kMaxMicrobatches, p.group);
     if (e.code != ErrorCode::kOk) return e;
   }
   if (!o.cost_file.empty()) {

@@ -16,6 +16,7 @@ struct ProblemOptions {
   std::string P = "4";
   std::string M = "6";
   std::string chunks = "1";
+  std::string group;  // "" = the schedule's default
   std::string cost;
   std::string comm;  // "" = 0, or the cost file's
   std::string hold = "held";
