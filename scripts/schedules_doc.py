@@ -44,9 +44,10 @@ tests/core/zoo_closed_forms_test.cc and tests/core/closed_forms_test.cc check
 each formula over a grid of sizes and costs, inside its assumptions; this
 page says what happens outside them. tests/core/conformance_orders_test.cc
 checks every order in tests/data/pytorch_orders_public.json op
-for op.
+for op; tests/core/megatron_orders_test.cc and vshape_orders_test.cc check
+Megatron's and the Zero Bubble team's orders in tests/data/peers_public.json.
 
-Split-backward schedules (zb-*, zbv, dualpipe*) run B = the input-gradient
+Split-backward schedules (zb-*, zbv, v-half, v-min, dualpipe*) run B = the input-gradient
 pass and W = the weight-gradient pass; DualPipe's other backwards are *full*
 (one op, B+W long, no W; `--cost BW=…`, docs/semantics.md), drawn as a B
 cell as long as B+W. See docs/costs.md for costs and bytes.
@@ -68,9 +69,18 @@ section('interleaved', '''Interleaved 1F1B (Megatron-LM; equals PyTorch's Schedu
 v chunks per device, microbatches in rounds of P. The formula assumes M a
 multiple of P and chunk cost = stage cost / v (here each chunk costs 1).
 For other M PyTorch's rounds of M / max(1, M/P) are used, and M must be a
-multiple of the number of rounds.''',
+multiple of the number of rounds.
+
+`--group g` is Megatron's microbatch_group_size_per_vp_stage: microbatches go
+through each chunk in groups of g, and a last group shorter than g (M not a
+multiple of g) goes through whole. Device d warms up with (v−1)·g + 2(P−1−d)
+forwards. Megatron's checks apply and ppsim refuses the rest (exit 5, with
+Megatron's reason): P ≤ g ≤ M, and M mod g is 0 or at least P. With g = P
+the order is the one above. The bubble formula holds for every group
+Megatron accepts (tests/core/megatron_orders_test.cc), e.g. M = 9, g = 5:''',
         ['-s', 'interleaved', '-P', '4', '-M', '8', '--chunks', '2'],
         [('bubble ratio', '(P−1)/(v·M) = 0.1875', lambda j, s, m: j['bubble_ratio']),
+         ('same, -M 9 --group 5', '(P−1)/(v·M) = 0.1667', lambda j, s, m: '%.4f' % stats(['-s', 'interleaved', '-P', '4', '-M', '9', '--chunks', '2', '--group', '5'])[0]['bubble_ratio']),
          ('peak activations per device', '—', peak)])
 section('looped-bfs', '''Looped BFS (PyTorch ScheduleLoopedBFS): each chunk's forwards for all
 microbatches, then its backwards. No published closed form; it holds every
@@ -118,6 +128,56 @@ ones dropped, as PyTorch does.''',
         [('largest idle in a device span', '—', lambda j, s, m: max(s)),
          ('bubble ratio', '—', lambda j, s, m: j['bubble_ratio']),
          ('peak activations per device (chunk-microbatches)', '—', peak)])
+def vshape_rows(name, formula, per_mb, paper_ratio):
+    most = lambda args: max(stats(args)[0]['peak_activations_per_device'])
+    one_f_one_b = lambda P, M: max(stats(['-s', '1f1b', '-P', str(P), '-M', str(M)])[0]['peak_activations_per_device'])
+    rate = lambda args: '%.4f' % stats(args)[0]['bubble_rate_span']
+    from fractions import Fraction
+    ratio = lambda P, M: str(Fraction(most(['-s', name, '-P', str(P), '-M', str(M)]), 2 * one_f_one_b(P, M)))
+    return [('peak activations, fullest device (chunk sets, 2 per microbatch)', '%s = %d' % (formula, 2 * per_mb(4)),
+             lambda j, s, m: max(j['peak_activations_per_device'])),
+            ('1F1B on the same model (microbatches)', 'P = 4', lambda j, s, m: one_f_one_b(4, 8)),
+            ('peak / 1F1B\'s, P = 4', '≈ %s; table %d/4' % (paper_ratio, per_mb(4)), lambda j, s, m: ratio(4, 8)),
+            ('peak / 1F1B\'s, P = 8, M = 16', '≈ %s; table %d/8' % (paper_ratio, per_mb(8)), lambda j, s, m: ratio(8, 16)),
+            ('peak / 1F1B\'s, P = 16, M = 32', '≈ %s; table %d/16' % (paper_ratio, per_mb(16)), lambda j, s, m: ratio(16, 32)),
+            ('bubble rate (idle / span of the widest device), P = 8, M = 64', '', lambda j, s, m: rate(['-s', name, '-P', '8', '-M', '64'])),
+            ('1F1B, same work (F = 1, B = 2), P = 8, M = 64', '~P/M = 0.125', lambda j, s, m: rate(['-s', '1f1b', '-P', '8', '-M', '64', '--cost', 'F=1,B=2']))]
+rows = vshape_rows('v-half', '2⌊(P+2)/2⌋', lambda P: (P + 2) // 2, '1/2')
+rows[-2] = (rows[-2][0], '~P/(2M) = 0.0625', rows[-2][2])
+section('v-half', '''V-Half (Qi et al., "Pipeline Parallelism with Controllable Memory",
+NeurIPS 2024): V-shape placement like ZB-V, in the order the Zero Bubble
+team's greedy generator (zbv_greedy.py) produces. A repeating pattern spreads
+each microbatch's four passes (F and B of both chunks) over 6-slot periods
+on device d; every op is then moved to the earliest free slot that its
+dependencies and the pattern's memory allow (twice), and the W fill the idle
+slots, chunk 1's first. The paper claims about 1/2 of 1F1B's activations; the
+authors' table gives ⌊(P+2)/2⌋ microbatches against 1F1B's P, and a bubble
+rate ~P/(2M) at F = B = W.
+
+Measured (allocator view, `--hold resident`): the fullest device holds
+exactly 2⌊(P+2)/2⌋ chunk sets, i.e. ⌊(P+2)/2⌋ microbatches, at every P ≤ 8
+and M ≥ P (tests/core/vshape_orders_test.cc), so ppsim agrees with the table.
+It differs from "1/2" at small P: the ratio is 1/2 + 1/P for even P (3/4 at
+P = 4, 5/8 at P = 8) and reaches 1/2 only as P grows. Other devices may hold
+one chunk set less. The bubble rates in the table are the authors' rough
+~P/M-style figures; measured at P = 8, M = 64, V-Half's is 0.43 of 1F1B's
+(not 1/2) and below its ~P/(2M).''',
+        ['-s', 'v-half', '-P', '4', '-M', '8'], rows)
+rows = vshape_rows('v-min', '2⌊(P+4)/3⌋', lambda P: (P + 4) // 3, '1/3')
+rows[-2] = (rows[-2][0], '~2P/(3M) = 0.0833', rows[-2][2])
+section('v-min', '''V-Min (Qi et al. 2024): the same construction from a tighter pattern
+(a microbatch's passes closer together on each device), so fewer
+microbatches are in flight. The paper claims about 1/3 of 1F1B's
+activations; the authors' table gives ⌊(P+4)/3⌋ microbatches, and a bubble
+rate ~2P/(3M) at F = B = W.
+
+Measured: the fullest device holds exactly 2⌊(P+4)/3⌋ chunk sets at every
+P ≤ 8 and M ≥ P (tests/core/vshape_orders_test.cc), as the table says. It
+differs from "1/3" at small P: 1/2 of 1F1B's at P = 4 and P = 8, 3/8 at
+P = 16, 2/3 at P = 3; the +4 is the pattern's ramp, so the ratio nears 1/3
+only as P grows. Its bubble rate at P = 8, M = 64 is 2/3 of 1F1B's, as the
+table's ~2P/(3M) against ~P/M says, though both sit below those figures.''',
+        ['-s', 'v-min', '-P', '4', '-M', '8'], rows)
 idle_of = lambda args: max(stats(args)[2])
 section('dualpipe', '''DualPipe (DeepSeek-V3, `dualpipe/dualpipe.py`): two copies of the model run
 in opposite directions (placement `dualpipe`): microbatches 0..M/2−1 go down

@@ -31,6 +31,10 @@ struct Prediction {
   std::string bubble_formula;
   std::optional<std::vector<std::int64_t>> peak_per_device;  // in the problem's HoldMode
   std::string peak_formula;
+  // The fullest device's peak, where a paper gives only that (V-Half, V-Min:
+  // chunk sets, allocator view).
+  std::optional<std::int64_t> peak_max;
+  std::string peak_max_formula;
   // The zoo's bubbles. Zero Bubble (1f1b, zb-h1, zb-h2): the largest idle
   // time inside one device's span (first start to last end). DualPipe
   // (dualpipe, dualpipev): the largest idle time of one device over the

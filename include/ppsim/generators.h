@@ -23,6 +23,7 @@ struct GeneratorInfo {
   Result<Schedule> (*generate)(const Problem&) = nullptr;
   // Checks the schedule's own preconditions; returns kOk or kPrecondition.
   Error (*check)(const Problem&) = nullptr;
+  bool takes_group = false;  // reads Problem::group (--group)
 };
 
 // Every known schedule, in the order `ppsim list` prints them.
@@ -45,6 +46,8 @@ Result<Schedule> GenerateZBH1(const Problem& problem);
 Result<Schedule> GenerateZBH2(const Problem& problem);
 Result<Schedule> GenerateZB1P(const Problem& problem);
 Result<Schedule> GenerateZBV(const Problem& problem);
+Result<Schedule> GenerateVHalf(const Problem& problem);
+Result<Schedule> GenerateVMin(const Problem& problem);
 Result<Schedule> GenerateDualPipe(const Problem& problem);
 Result<Schedule> GenerateDualPipeV(const Problem& problem);
 

@@ -55,6 +55,9 @@ struct Problem {
   int P = 4;  // devices (pipeline ranks)
   int M = 6;  // microbatches
   int v = 1;  // chunks (virtual stages) per device
+  // Megatron's microbatch_group_size_per_vp_stage for the schedules that take
+  // one (interleaved, combined-1f1b); 0 = the schedule's default.
+  int group = 0;
   Placement placement = Placement::kLoop;
   Costs costs;
   // Latency added to a dependency whose two ops sit on different devices.

@@ -21,6 +21,7 @@ struct ProblemOptions {
   std::string hold = "held";
   std::string cost_file;     // docs/costs.md; the values above win over it
   std::string memory_limit;  // bytes per device; wins over the file's
+  std::string group;         // "" = the schedule's default (Megatron's microbatch group = P)
   bool no_overlap = false;   // F&B pairs run as F then B (Problem::overlap)
 };
 

@@ -44,6 +44,17 @@ void PredictZoo(const std::string& schedule, const Problem& p, Tick f, Tick b, P
   }
 }
 
+// Qi et al. (NeurIPS 2024) give V-Half's and V-Min's activation memory in
+// whole microbatches, counted from a forward's start to its W's end: ⌊(P+2)/2⌋
+// and ⌊(P+4)/3⌋ on the fullest device. ppsim counts chunk sets (two per
+// microbatch); tests/core/vshape_orders_test.cc checks where this holds.
+void PredictVShape(const std::string& schedule, const Problem& p, Prediction& out) {
+  if (p.hold != HoldMode::kResident || (schedule != "v-half" && schedule != "v-min")) return;
+  const bool half = schedule == "v-half";
+  out.peak_max = 2 * (half ? (p.P + 2) / 2 : (p.P + 4) / 3);
+  out.peak_max_formula = half ? "2⌊(P+2)/2⌋" : "2⌊(P+4)/3⌋";
+}
+
 }  // namespace
 
 Ratio Ratio::Of(std::int64_t num, std::int64_t den) {
@@ -81,12 +92,15 @@ Prediction Predict(const std::string& schedule, const Problem& p) {
                                            : (held ? "min(P-d, M) (0 on the last device)" : "min(P-d, M)");
   }
   PredictZoo(schedule, p, *f, *b, out);
-  if (schedule == "interleaved" && p.M % p.P == 0) {
+  // Megatron's groups (or PyTorch's rounds) of at least P microbatches.
+  const int group = p.group != 0 ? p.group : p.M / std::max(1, p.M / p.P);
+  if (schedule == "interleaved" && group >= p.P) {
     out.makespan = (std::int64_t{p.v} * p.M + p.P - 1) * fb;
     out.makespan_formula = "(vM+P-1)(F+B) per chunk";
     out.bubble_ratio = Ratio::Of(p.P - 1, std::int64_t{p.v} * p.M);
     out.bubble_formula = "(P-1)/(vM)";
   }
+  PredictVShape(schedule, p, out);
   return out;
 }
 

@@ -2,6 +2,8 @@
 
 #include <string>
 
+#include "core/interleaved_order.h"
+
 namespace ppsim {
 namespace {
 
@@ -10,6 +12,7 @@ Error Ok() { return Error{ErrorCode::kOk, ""}; }
 Error CheckNone(const Problem&) { return Ok(); }
 
 Error CheckInterleaved(const Problem& p) {
+  if (p.group != 0) return CheckMegatronGroup(p, "interleaved");
   // PyTorch groups microbatches into rounds of M / max(1, M / P); Megatron-LM
   // needs M to be a multiple of P, which is the case its order is defined for.
   const int rounds = std::max(1, p.M / p.P);
@@ -56,9 +59,11 @@ std::vector<GeneratorInfo> Registry() {
        "one chunk per device; any M ≥ 1 (M < P shortens the warm-up)", Placement::kLoop, 1, false, &Generate1F1B,
        &CheckNone},
       {"interleaved",
-       "Interleaved 1F1B (Megatron-LM, PyTorch ScheduleInterleaved1F1B): v chunks per device, bubble / v",
-       "--chunks v ≥ 1; M divisible by max(1, M/P) (M a multiple of P for Megatron's order)", Placement::kLoop, 0,
-       false, &GenerateInterleaved, &CheckInterleaved},
+       "Interleaved 1F1B (Megatron-LM, PyTorch ScheduleInterleaved1F1B): v chunks per device, bubble / v; "
+       "--group g = Megatron's microbatch_group_size_per_vp_stage",
+       "--chunks v ≥ 1; M divisible by max(1, M/P) (PyTorch's rounds); with --group g: P ≤ g ≤ M and M mod g = 0 "
+       "or ≥ P (Megatron)",
+       Placement::kLoop, 0, false, &GenerateInterleaved, &CheckInterleaved, true},
       {"looped-bfs", "Looped BFS (PyTorch ScheduleLoopedBFS): each chunk's forwards for all microbatches, then backwards",
        "--chunks v ≥ 1", Placement::kLoop, 0, false, &GenerateLoopedBFS, &CheckNone},
       {"zb-h1",
@@ -74,6 +79,14 @@ std::vector<GeneratorInfo> Registry() {
        "--chunks v ≥ 1; M divisible by max(1, M/P)", Placement::kLoop, 0, true, &GenerateZB1P, &CheckZB1P},
       {"zbv", "ZB-V (Zero Bubble, PyTorch ScheduleZBVZeroBubble): V-shape placement, 2 chunks per device, B split from W",
        "exactly 2 chunks per device (V-shape); any M ≥ 1", Placement::kVShape, 2, true, &GenerateZBV, &CheckNone},
+      {"v-half",
+       "V-Half (Qi et al. 2024, controllable memory): V-shape, B split from W, about half of 1F1B's activations; "
+       "the Zero Bubble team's greedy order",
+       "exactly 2 chunks per device (V-shape); any M ≥ 1", Placement::kVShape, 2, true, &GenerateVHalf, &CheckNone},
+      {"v-min",
+       "V-Min (Qi et al. 2024, controllable memory): V-shape, B split from W, about a third of 1F1B's activations; "
+       "the Zero Bubble team's greedy order",
+       "exactly 2 chunks per device (V-shape); any M ≥ 1", Placement::kVShape, 2, true, &GenerateVMin, &CheckNone},
       {"dualpipe",
        "DualPipe (DeepSeek-V3, dualpipe.py): two model copies in opposite directions, overlapped F&B pairs with a "
        "full backward (--cost FB=..., --no-overlap: F then B), B/W split only in warm-up and cool-down; 2x parameters",
@@ -115,6 +128,13 @@ Result<Schedule> Generate(std::string_view name, Problem& problem) {
       return Fail(ErrorCode::kPrecondition, g->name + " runs exactly " + std::to_string(g->fixed_chunks) +
                                                 " chunk(s) per device; got --chunks " + std::to_string(problem.v));
     problem.v = g->fixed_chunks;
+  }
+  if (problem.group != 0 && !g->takes_group) {
+    std::string takers;
+    for (const GeneratorInfo& other : Generators())
+      if (other.takes_group) takers += (takers.empty() ? "" : ", ") + other.name;
+    return Fail(ErrorCode::kPrecondition,
+                "--group applies only to " + takers + "; " + g->name + " has no microbatch groups");
   }
   problem.placement = g->placement;
   Error e = ValidateProblem(problem);

@@ -54,6 +54,7 @@ Error ValidateProblem(const Problem& p) {
   if (p.P < 1) return bad("P must be ≥ 1, got " + std::to_string(p.P));
   if (p.M < 1) return bad("M must be ≥ 1, got " + std::to_string(p.M));
   if (p.v < 1) return bad("chunks (v) must be ≥ 1, got " + std::to_string(p.v));
+  if (p.group < 0) return bad("group must be ≥ 1, got " + std::to_string(p.group));
   if (p.P > kMaxDevices)
     return Fail(ErrorCode::kTooLarge, "P = " + std::to_string(p.P) + " exceeds the limit " + std::to_string(kMaxDevices));
   if (p.M > kMaxMicrobatches)

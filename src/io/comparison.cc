@@ -1,5 +1,7 @@
 #include "ppsim/comparison.h"
 
+#include <algorithm>
+
 #include <cstdio>
 #include <sstream>
 
@@ -80,6 +82,12 @@ std::string ComparisonText(const std::vector<ComparedRun>& rows) {
   line("  predicted per device",
        [](const Row& r) {
          const auto& pr = r.prediction;
+         if (!pr.peak_per_device && pr.peak_max) {
+           const auto& got = r.metrics.peak_activations_per_device;
+           const std::int64_t most = got.empty() ? 0 : *std::max_element(got.begin(), got.end());
+           return "max " + pr.peak_max_formula + " = " + std::to_string(*pr.peak_max) + " " +
+                  Check(*pr.peak_max == most);
+         }
          if (!pr.peak_per_device) return std::string("-");
          return Join(*pr.peak_per_device) + " " + Check(*pr.peak_per_device == r.metrics.peak_activations_per_device);
        },
@@ -122,6 +130,9 @@ nlohmann::json ComparisonJson(const std::vector<ComparedRun>& rows) {
       pred["max_device_idle"] = {{"formula", r.prediction.device_idle_formula}, {"value", *r.prediction.device_idle}};
     if (r.prediction.peak_per_device)
       pred["peak_activations_per_device"] = {{"formula", r.prediction.peak_formula}, {"value", *r.prediction.peak_per_device}};
+    if (r.prediction.peak_max)
+      pred["peak_activations_max_per_device"] = {{"formula", r.prediction.peak_max_formula},
+                                                 {"value", *r.prediction.peak_max}};
     j["predicted"] = pred;
     runs.push_back(j);
     same_makespan = same_makespan && m.makespan == rows[0].metrics.makespan;

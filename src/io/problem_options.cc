@@ -75,6 +75,10 @@ Result<Problem> ToProblem(const ProblemOptions& o) {
       return Fail(ErrorCode::kInvalidValue, "--memory-limit: '" + o.memory_limit + "' is not a whole number of bytes");
     p.memory.limit = limit;
   }
+  if (!o.group.empty()) {
+    Error e = ParseIntFlag("--group", o.group, 1, kMaxMicrobatches, p.group);
+    if (e.code != ErrorCode::kOk) return e;
+  }
   p.overlap = !o.no_overlap;
   if (o.hold == "held") {
     p.hold = HoldMode::kHeld;

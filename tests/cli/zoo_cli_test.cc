@@ -23,14 +23,14 @@ std::string TempFile(const std::string& name, const std::string& text) {
 TEST(ZooCli, ListNamesEveryScheduleWithItsPreconditions) {
   auto r = RunPpsim("list");
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  for (const char* name : {"gpipe", "1f1b", "interleaved", "looped-bfs", "zb-h1", "zb-h2", "zb1p", "zbv", "dualpipe",
-                           "dualpipev"})
+  for (const char* name : {"gpipe", "1f1b", "interleaved", "looped-bfs", "zb-h1", "zb-h2", "zb1p", "zbv", "v-half",
+                           "v-min", "dualpipe", "dualpipev"})
     EXPECT_NE(("\n" + r.out).find(std::string("\n") + name + " "), std::string::npos) << name << "\n" << r.out;
   EXPECT_NE(r.out.find("requires: even P; even M ≥ 2P"), std::string::npos) << r.out;
   r = RunPpsim("list --json");
   ASSERT_EQ(r.exit_code, 0);
   const auto j = nlohmann::json::parse(r.out);
-  ASSERT_EQ(j["schedules"].size(), 10u);
+  ASSERT_EQ(j["schedules"].size(), 12u);
   EXPECT_EQ(j["schedules"][7]["name"], "zbv");
   EXPECT_EQ(j["schedules"][7]["placement"], "v-shape");
   EXPECT_EQ(j["schedules"][7]["chunks"], 2);

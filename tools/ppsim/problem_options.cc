@@ -11,6 +11,8 @@ void AddProblemOptions(CLI::App& cmd, ProblemOptions& o) {
                  "latency in ticks on cross-device dependencies (default 0); per hop s->s+1: 1:8:1 (S-1 values)");
   cmd.add_option("--cost-file", o.cost_file, "costs, comm and memory model from a TOML file (docs/costs.md)");
   cmd.add_option("--memory-limit", o.memory_limit, "device memory limit in bytes: report the first tick over it");
+  cmd.add_option("--group", o.group,
+                 "microbatches per group (Megatron's microbatch_group_size_per_vp_stage; interleaved, combined-1f1b)");
   cmd.add_flag("--no-overlap", o.no_overlap,
                "the model has no overlapped F&B call: dualpipe/dualpipev run each pair as its F, then its B");
   cmd.add_option("--hold", o.hold, "activation accounting: held = [F end, B start) (default), resident = [F start, B/W end)");

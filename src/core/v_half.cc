@@ -1,0 +1,21 @@
+#include "core/vshape_greedy.h"
+#include "ppsim/generators.h"
+
+namespace ppsim {
+
+// V-Half (Qi et al., "Pipeline Parallelism with Controllable Memory",
+// NeurIPS 2024): a V-shape schedule whose steady state holds about half of
+// 1F1B's activations. Its pattern spreads one microbatch's four passes on
+// device d over slots 2d (F0), 3P-d-2 (F1), 3P+g+2d-1 (B1) and 6P+g-d-2
+// (B0), with a gap g = 3 when P is even (0 otherwise) that keeps the slots
+// of a device apart modulo 6; the Zero Bubble team's greedy squeeze turns it
+// into the order (vshape_greedy.h).
+Result<Schedule> GenerateVHalf(const Problem& p) {
+  const int P = p.P;
+  const int gap = P % 2 == 0 ? 3 : 0;
+  VShapePattern pattern(P);
+  for (int d = 0; d < P; ++d) pattern[d] = {2 * d, 3 * P - d - 2, 3 * P + gap + 2 * d - 1, 6 * P + gap - d - 2};
+  return GreedyVShapeSchedule(p, pattern);
+}
+
+}  // namespace ppsim

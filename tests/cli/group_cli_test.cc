@@ -1,0 +1,40 @@
+// `--group g` (Megatron's microbatch_group_size_per_vp_stage) on the command
+// line: Megatron's order where Megatron accepts g, its reason (exit 5)
+// where it does not, and a flag error for a value that is not a group size.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "cli/run_tool.h"
+#include "ppsim/error.h"
+
+namespace ppsim {
+namespace {
+
+using testing::RunPpsim;
+
+TEST(GroupCli, MegatronsPublicCaseRuns) {
+  auto run = RunPpsim("simulate -s interleaved -P 4 -M 9 --chunks 2 --group 5 --json");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const nlohmann::json j = nlohmann::json::parse(run.out);
+  EXPECT_EQ(j["makespan"], 42);  // (vM+P-1)(F+B) = (18+3)·2
+  EXPECT_EQ(j["ops"].size(), 2u * 2 * 4 * 9);
+}
+
+TEST(GroupCli, RefusalsNameTheRule) {
+  auto run = RunPpsim("simulate -s interleaved -P 4 -M 10 --chunks 2 --group 4");
+  EXPECT_EQ(run.exit_code, ExitCode(ErrorCode::kPrecondition));
+  EXPECT_EQ(run.err,
+            "ppsim: interleaved --group 4: M mod group must be 0 or at least P = 4, but M = 10 leaves a last group "
+            "of 2 (Megatron refuses it: a shorter last group leaves dependency bubbles)\n");
+  EXPECT_EQ(run.out, "");
+  run = RunPpsim("simulate -s interleaved -P 4 -M 9 --chunks 2 --group 0");
+  EXPECT_EQ(run.exit_code, ExitCode(ErrorCode::kInvalidValue));
+  EXPECT_EQ(run.err, "ppsim: --group must be ≥ 1, got 0\n");
+  run = RunPpsim("simulate -s zbv -P 4 -M 8 --group 4");
+  EXPECT_EQ(run.exit_code, ExitCode(ErrorCode::kPrecondition));
+  EXPECT_NE(run.err.find("--group applies only to interleaved"), std::string::npos) << run.err;
+}
+
+}  // namespace
+}  // namespace ppsim
