@@ -23,10 +23,13 @@ struct CheckReport {
 
 // Checks the scene `text` (named `path` in messages) with `set` overrides
 // ("P=8") and, if `sweep` is not empty, over every combination of its axes
-// ("P=1..16", "comm=0,2") on `threads` threads (0 = one per core). A false
-// claim is a report with ok = false, not an Error; errors are the scene's
-// (kParse, kInvalidValue, ...) or a bad sweep axis (kUsage).
+// ("P=1..16", "comm=0,2") on `threads` threads (0 = one per core); with
+// `shard` ("I/N", sweep.h's SweepShard), only that shard's points, and the
+// JSON gains what MergeSweepShards (sweep_merge.h) needs: a "shard" object
+// and each counterexample's grid "point". A false claim is a report with
+// ok = false, not an Error; errors are the scene's (kParse, kInvalidValue,
+// ...) or a bad sweep axis or shard (kUsage).
 Result<CheckReport> CheckScene(std::string_view text, const std::string& path, const std::vector<std::string>& set,
-                               const std::vector<std::string>& sweep, int threads = 0);
+                               const std::vector<std::string>& sweep, int threads = 0, const std::string& shard = "");
 
 }  // namespace ppsim

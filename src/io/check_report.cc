@@ -1,5 +1,8 @@
 #include "ppsim/check_report.h"
 
+#include <cstdint>
+#include <cstdio>
+
 #include "ppsim/claims_json.h"
 #include "ppsim/scene.h"
 #include "ppsim/sweep.h"
@@ -40,15 +43,30 @@ std::string PointText(const Counterexample& c) {
   return s;
 }
 
+// FNV-1a, 64 bits, as 16 hex digits: tells shards of different scene texts apart.
+std::string TextHash(std::string_view text) {
+  std::uint64_t h = 14695981039346656037ull;
+  for (unsigned char c : text) h = (h ^ c) * 1099511628211ull;
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
+  return buf;
+}
+
 Result<CheckReport> CheckSweep(std::string_view text, const std::string& path, const std::vector<std::string>& set,
-                               const std::vector<std::string>& sweep, int threads) {
+                               const std::vector<std::string>& sweep, int threads, const std::string& shard_spec) {
   std::vector<SweepAxis> axes;
   for (const std::string& spec : sweep) {
     Result<SweepAxis> a = ParseSweepAxis(spec);
     if (!a) return a.error();
     axes.push_back(std::move(*a));
   }
-  Result<SweepResult> s = Sweep(text, path, set, axes, threads);
+  SweepShard shard;
+  if (!shard_spec.empty()) {
+    Result<SweepShard> parsed = ParseSweepShard(shard_spec);
+    if (!parsed) return parsed.error();
+    shard = *parsed;
+  }
+  Result<SweepResult> s = Sweep(text, path, set, axes, threads, shard);
   if (!s) return s.error();
   CheckReport r;
   r.ok = s->counterexamples.empty();
@@ -60,11 +78,20 @@ Result<CheckReport> CheckSweep(std::string_view text, const std::string& path, c
     j.erase("holds");
     nlohmann::json item = {{"params", params}, {"claim", c.claim.check}, {"values", j["values"]}};
     if (j.contains("first_ahead")) item["first_ahead"] = j["first_ahead"];
+    if (!shard_spec.empty()) item["point"] = c.point;  // merge orders by it, then drops it
     list.push_back(std::move(item));
   }
   r.json = {{"ok", r.ok}, {"tried", s->tried}, {"skipped", s->skipped}, {"counterexamples", list}};
   if (s->skipped > 0) r.json["first_skipped"] = s->first_skip;
   r.text = "tried " + std::to_string(s->tried) + " points";
+  if (!shard_spec.empty()) {
+    // What `ppsim merge` needs to join the shards and to refuse shards of different sweeps.
+    r.json["shard"] = {{"index", shard.index}, {"count", shard.count}, {"points", s->points},
+                       {"scene", TextHash(text)}, {"set", set}, {"sweep", sweep}};
+    if (s->skipped > 0) r.json["shard"]["first_skipped_point"] = s->first_skip_point;
+    r.text += " (shard " + std::to_string(shard.index) + "/" + std::to_string(shard.count) + " of " +
+              std::to_string(s->points) + ")";
+  }
   if (s->skipped > 0) r.text += ", skipped " + std::to_string(s->skipped) + " (first: " + s->first_skip + ")";
   r.text += "; " + std::to_string(s->counterexamples.size()) + " counterexample(s)" +
             (r.ok ? "\n" : ", smallest first:\n");
@@ -79,8 +106,10 @@ Result<CheckReport> CheckSweep(std::string_view text, const std::string& path, c
 }  // namespace
 
 Result<CheckReport> CheckScene(std::string_view text, const std::string& path, const std::vector<std::string>& set,
-                               const std::vector<std::string>& sweep, int threads) {
-  return sweep.empty() ? CheckOnce(text, path, set) : CheckSweep(text, path, set, sweep, threads);
+                               const std::vector<std::string>& sweep, int threads, const std::string& shard) {
+  if (sweep.empty() && !shard.empty())
+    return Fail(ErrorCode::kUsage, "--shard " + shard + ": splits a sweep; give --sweep too");
+  return sweep.empty() ? CheckOnce(text, path, set) : CheckSweep(text, path, set, sweep, threads, shard);
 }
 
 }  // namespace ppsim

@@ -1,6 +1,6 @@
-// The grid is split by an atomic counter over point indices; each worker
-// writes only its own points' slots, so the result does not depend on the
-// number of threads or their timing.
+// The grid (or one shard's share of it) is split by an atomic counter over
+// point indices; each worker writes only its own points' slots, so the result
+// does not depend on the number of threads or their timing.
 #include "ppsim/sweep.h"
 
 #include <algorithm>
@@ -24,6 +24,17 @@ struct PointOutcome {
   std::string skip_reason;
   std::vector<ClaimResult> false_claims;
 };
+
+// The sum of grid point k's values: the first key of "smallest first".
+std::int64_t PointSum(const std::vector<SweepAxis>& axes, std::int64_t k) {
+  std::int64_t sum = 0;
+  for (size_t a = axes.size(); a-- > 0;) {
+    const std::int64_t n = static_cast<std::int64_t>(axes[a].values.size());
+    sum += axes[a].values[k % n];
+    k /= n;
+  }
+  return sum;
+}
 
 std::string PointName(const std::vector<std::pair<std::string, std::int64_t>>& point) {
   std::string s;
@@ -69,8 +80,38 @@ Result<SweepAxis> ParseSweepAxis(std::string_view spec) {
   return axis;
 }
 
+std::vector<std::pair<std::string, std::int64_t>> SweepPoint(const std::vector<SweepAxis>& axes, std::int64_t k) {
+  std::vector<std::pair<std::string, std::int64_t>> point(axes.size());
+  for (size_t a = axes.size(); a-- > 0;) {
+    const std::int64_t n = static_cast<std::int64_t>(axes[a].values.size());
+    point[a] = {axes[a].key, axes[a].values[k % n]};
+    k /= n;
+  }
+  return point;
+}
+
+bool SweepPointBefore(const std::vector<SweepAxis>& axes, std::int64_t a, std::int64_t b) {
+  const std::int64_t sa = PointSum(axes, a), sb = PointSum(axes, b);
+  return sa != sb ? sa < sb : a < b;
+}
+
+Result<SweepShard> ParseSweepShard(std::string_view spec) {
+  const size_t slash = spec.find('/');
+  SweepShard shard;
+  if (slash == std::string_view::npos || !ParseInt(spec.substr(0, slash), &shard.index) ||
+      !ParseInt(spec.substr(slash + 1), &shard.count) || shard.count < 1 || shard.index < 1 ||
+      shard.index > shard.count)
+    return Fail(ErrorCode::kUsage,
+                "--shard " + std::string(spec) + ": expected I/N with 1 ≤ I ≤ N (shard I of N), e.g. --shard 1/4");
+  return shard;
+}
+
+std::int64_t ShardPoints(std::int64_t points, const SweepShard& shard) {
+  return points < shard.index ? 0 : (points - shard.index) / shard.count + 1;
+}
+
 Result<SweepResult> Sweep(std::string_view text, const std::string& path, const std::vector<std::string>& overrides,
-                          const std::vector<SweepAxis>& axes, int threads) {
+                          const std::vector<SweepAxis>& axes, int threads, const SweepShard& shard) {
   std::int64_t total = 1;
   for (const SweepAxis& a : axes) {
     total *= static_cast<std::int64_t>(a.values.size());
@@ -78,16 +119,6 @@ Result<SweepResult> Sweep(std::string_view text, const std::string& path, const 
       return Fail(ErrorCode::kTooLarge, "the sweep has more than " + std::to_string(kMaxSweepPoints) +
                                             " points; narrow a --sweep range");
   }
-  // Point i's values: axis 0 varies slowest.
-  auto point_of = [&](std::int64_t i) {
-    std::vector<std::pair<std::string, std::int64_t>> point(axes.size());
-    for (size_t k = axes.size(); k-- > 0;) {
-      const std::int64_t n = static_cast<std::int64_t>(axes[k].values.size());
-      point[k] = {axes[k].key, axes[k].values[i % n]};
-      i /= n;
-    }
-    return point;
-  };
   auto overrides_of = [&](const std::vector<std::pair<std::string, std::int64_t>>& point) {
     std::vector<std::string> o = overrides;
     for (const auto& [k, v] : point) o.push_back(k + "=" + std::to_string(v));
@@ -103,12 +134,15 @@ Result<SweepResult> Sweep(std::string_view text, const std::string& path, const 
       return Fail(ErrorCode::kUsage, "--sweep " + a.key + ": " + probe.error().message);
   }
 
-  std::vector<PointOutcome> outcomes(static_cast<size_t>(total));
+  // This shard's points: local index j is grid point shard.index - 1 + j * shard.count.
+  const std::int64_t n = ShardPoints(total, shard);
+  auto grid_index = [&](std::int64_t j) { return shard.index - 1 + j * shard.count; };
+  std::vector<PointOutcome> outcomes(static_cast<size_t>(n));
   std::atomic<std::int64_t> next{0};
   auto work = [&] {
-    for (std::int64_t i = next++; i < total; i = next++) {
-      PointOutcome& out = outcomes[i];
-      Result<Scene> scene = LoadSceneText(text, path, overrides_of(point_of(i)));
+    for (std::int64_t j = next++; j < n; j = next++) {
+      PointOutcome& out = outcomes[j];
+      Result<Scene> scene = LoadSceneText(text, path, overrides_of(SweepPoint(axes, grid_index(j))));
       Result<std::vector<RunResult>> runs = scene.ok() ? SimulateScene(*scene, MeasureOptions{.series = false}) : Result<std::vector<RunResult>>(scene.error());
       if (!runs.ok()) {
         out.skipped = true;
@@ -128,29 +162,32 @@ Result<SweepResult> Sweep(std::string_view text, const std::string& path, const 
   // No more threads than cores or points (--threads 100000 runs as many as help).
   const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   if (threads <= 0 || threads > cores) threads = cores;
-  threads = static_cast<int>(std::min<std::int64_t>(threads, total));
+  threads = static_cast<int>(std::min<std::int64_t>(threads, n));
   std::vector<std::thread> pool;
   for (int t = 1; t < threads; ++t) pool.emplace_back(work);
   work();
   for (std::thread& t : pool) t.join();
 
   SweepResult result;
-  std::vector<std::int64_t> order(static_cast<size_t>(total));
-  std::vector<std::int64_t> sums(static_cast<size_t>(total));
-  for (std::int64_t i = 0; i < total; ++i) {
-    order[i] = i;
-    for (const auto& [k, v] : point_of(i)) sums[i] += v;
-  }
-  // Index order is lexicographic in axis order, so a stable sort by sum suffices.
+  result.points = total;
+  std::vector<std::int64_t> order(static_cast<size_t>(n));
+  for (std::int64_t j = 0; j < n; ++j) order[j] = j;
+  std::vector<std::int64_t> sums(static_cast<size_t>(n));
+  for (std::int64_t j = 0; j < n; ++j) sums[j] = PointSum(axes, grid_index(j));
+  // Local order is grid order, so a stable sort by sum is SweepPointBefore's order.
   std::stable_sort(order.begin(), order.end(), [&](std::int64_t a, std::int64_t b) { return sums[a] < sums[b]; });
-  for (std::int64_t i : order) {
-    PointOutcome& out = outcomes[i];
+  for (std::int64_t j : order) {
+    PointOutcome& out = outcomes[j];
+    const std::int64_t k = grid_index(j);
     if (out.skipped) {
-      if (result.skipped++ == 0) result.first_skip = PointName(point_of(i)) + ": " + out.skip_reason;
+      if (result.skipped++ == 0) {
+        result.first_skip = PointName(SweepPoint(axes, k)) + ": " + out.skip_reason;
+        result.first_skip_point = k;
+      }
       continue;
     }
     ++result.tried;
-    for (ClaimResult& c : out.false_claims) result.counterexamples.push_back({point_of(i), std::move(c)});
+    for (ClaimResult& c : out.false_claims) result.counterexamples.push_back({k, SweepPoint(axes, k), std::move(c)});
   }
   return result;
 }

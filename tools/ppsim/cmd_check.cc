@@ -1,4 +1,4 @@
-// ppsim check SCENE [--set KEY=VALUE ...] [--sweep KEY=A..B ...] [--json]
+// ppsim check SCENE [--set KEY=VALUE ...] [--sweep KEY=A..B ... [--shard I/N]] [--json]
 #include <cstdio>
 #include <memory>
 
@@ -15,12 +15,13 @@ struct CheckOptions {
   std::vector<std::string> sweep;
   bool json = false;
   int threads = 0;
+  std::string shard;
 };
 
 int Run(const CheckOptions& o) {
   Result<std::string> text = ReadFile(o.scene);
   if (!text) return Report(text.error());
-  Result<CheckReport> r = CheckScene(*text, o.scene, o.set, o.sweep, o.threads);
+  Result<CheckReport> r = CheckScene(*text, o.scene, o.set, o.sweep, o.threads, o.shard);
   if (!r) return Report(r.error());
   Error e = WriteFileAtomically("-", o.json ? r->json.dump() + "\n" : r->text);
   if (e.code != ErrorCode::kOk) return Report(e);
@@ -39,6 +40,7 @@ const CommandRegistrar registrar(40, [](CLI::App& app, int* exit_code) {
       ->take_all();
   cmd->add_flag("--json", o->json, "print one JSON object");
   cmd->add_option("--threads", o->threads, "worker threads for --sweep (default: one per core)");
+  cmd->add_option("--shard", o->shard, "run shard I of N of the sweep: grid points k with k mod N = I-1 (ppsim merge joins them)");
   cmd->callback([o, exit_code] { *exit_code = Run(*o); });
 });
 

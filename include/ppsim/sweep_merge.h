@@ -1,0 +1,31 @@
+// Joining a sharded sweep. `ppsim check SCENE --sweep ... --shard I/N --json`
+// run for I = 1..N (a job array: Slurm, a Kubernetes Job, GNU parallel) gives
+// N objects; MergeSweepShards turns them into exactly the object the unsplit
+// `ppsim check SCENE --sweep ... --json` prints: tried and skipped summed,
+// counterexamples smallest first as the unsplit sweep orders them (sweep.h),
+// the smallest skipped point named.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "ppsim/error.h"
+
+namespace ppsim {
+
+struct ShardFile {
+  std::string name;  // names the file in errors
+  std::string text;  // its JSON
+};
+
+// REQUIRES nothing of the inputs: each must be a shard object (it has
+// "shard"), all of one sweep (the same scene text, --set, --sweep and N),
+// every shard 1..N exactly once, each with as many points as its share of
+// the grid. Errors: kParse (not JSON, "FILE: ..."), kInvalidValue (not a
+// shard, shards of different sweeps, a shard twice or missing, naming the
+// file and the field).
+Result<nlohmann::json> MergeSweepShards(const std::vector<ShardFile>& shards);
+
+}  // namespace ppsim

@@ -1,0 +1,41 @@
+// ppsim merge SHARD.json... [-o FILE]: the shards of `ppsim check --sweep
+// --shard I/N --json` joined into what the unsplit sweep's --json prints.
+#include <memory>
+
+#include "command.h"
+#include "ppsim/atomic_file.h"
+#include "ppsim/sweep_merge.h"
+
+namespace ppsim::cli {
+namespace {
+
+struct MergeOptions {
+  std::vector<std::string> shards;
+  std::string output = "-";
+};
+
+int Run(const MergeOptions& o) {
+  std::vector<ShardFile> files;
+  for (const std::string& path : o.shards) {
+    Result<std::string> text = ReadFile(path);
+    if (!text) return Report(text.error());
+    files.push_back({path, std::move(*text)});
+  }
+  Result<nlohmann::json> merged = MergeSweepShards(files);
+  if (!merged) return Report(merged.error());
+  Error e = WriteFileAtomically(o.output, merged->dump() + "\n");
+  if (e.code != ErrorCode::kOk) return Report(e);
+  return (*merged)["ok"].get<bool>() ? 0 : ExitCode(ErrorCode::kClaimFalse);  // as `ppsim check --sweep` exits
+}
+
+const CommandRegistrar registrar(45, [](CLI::App& app, int* exit_code) {
+  auto o = std::make_shared<MergeOptions>();
+  CLI::App* cmd = app.add_subcommand("merge", "join the --json outputs of `ppsim check --sweep ... --shard I/N` "
+                                              "into the unsplit sweep's");
+  cmd->add_option("shards", o->shards, "every shard's JSON file, 1/N to N/N in any order")->required();
+  cmd->add_option("-o,--output", o->output, "write to this file (atomically) instead of stdout");
+  cmd->callback([o, exit_code] { *exit_code = Run(*o); });
+});
+
+}  // namespace
+}  // namespace ppsim::cli
