@@ -1,19 +1,51 @@
-// Outputs are written atomically: into a temp file beside the target, then
-// renamed over it. A failed run leaves the previous file untouched and no
-// partial file behind.
+// Outputs are written so that nothing is lost: a regular file is replaced
+// atomically (a temporary beside it, renamed over it), so a failed or
+// interrupted run leaves the previous file untouched and no partial file
+// behind. What a path names decides how:
+//   "-"                      stdout, written directly;
+//   a character device/FIFO  written directly (/dev/null stays a device);
+//   a symlink                its final target is replaced; the link is kept;
+//   anything else            a regular file, replaced atomically.
+// A write or close error anywhere is kIo naming the path. Inputs are read
+// with a size cap, so /dev/zero or an endless FIFO cannot hang a run.
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 #include "ppsim/error.h"
 
 namespace ppsim {
 
-// Writes `data` to `path` atomically; "-" writes to stdout. kIo on failure,
-// naming the path.
+// Writes `data` to `path` as above. kIo on failure, naming the path.
 Error WriteFileAtomically(const std::string& path, const std::string& data);
 
-// Reads a whole file; kIo naming the path if it cannot.
-Result<std::string> ReadFile(const std::string& path);
+// For writers that need a file name (ffmpeg) or that commit several outputs
+// together: a fresh, empty temporary for `path` — beside its (link-resolved)
+// target, or in $TMPDIR when the target is a device or FIFO. It is removed
+// if the run is interrupted (temp_registry.h). kIo if it cannot be created.
+Result<std::string> StageOutput(const std::string& path);
+// Moves a staged temporary onto `path`: rename over the target, or for a
+// device/FIFO copy its bytes there; the temporary is gone afterwards.
+Error CommitStaged(const std::string& tmp, const std::string& path);
+// True iff `path` (links followed) is a character device or FIFO, which a
+// writer opens and writes in place instead of staging.
+bool WritesInPlace(const std::string& path);
+// Removes a staged temporary that will not be committed.
+void DiscardStaged(const std::string& tmp);
+
+// Files read as input (scenes, claims, schedules, timelines, cost files) are
+// refused above this size, before reading.
+inline constexpr std::int64_t kMaxInputBytes = std::int64_t{64} << 20;  // 64 MiB
+
+// Reads a whole file ("-" = stdin). kIo naming the path if it cannot (a
+// directory, unreadable); kTooLarge if it holds more than `max_bytes` — a
+// regular file is refused before reading, a device or FIFO after reading
+// max_bytes + 1 bytes.
+Result<std::string> ReadFile(const std::string& path, std::int64_t max_bytes = kMaxInputBytes);
+
+// `path` as printable text: bytes that are not valid UTF-8, and control
+// characters, become \xNN, so a message or JSON string can always hold it.
+std::string DisplayPath(const std::string& path);
 
 }  // namespace ppsim

@@ -31,6 +31,14 @@
 
 namespace ppsim {
 
+// Limits on one claim or template expression, checked while parsing: deeper
+// nesting (parentheses, not, unary minus, function calls, or a chain of
+// operators) is a parse error naming the limit, so neither the parser nor
+// the evaluator can exhaust the stack; a longer text is refused outright.
+inline constexpr int kMaxClaimDepth = 256;
+inline constexpr size_t kMaxClaimBytes = 64 * 1024;
+
+
 // Parameter name -> exact value ("P" -> 4, "comm" -> 0, "alpha" -> 1/2).
 using Params = std::map<std::string, Rational, std::less<>>;
 

@@ -96,6 +96,9 @@ inline constexpr int kMaxMicrobatches = 1 << 20;
 inline constexpr int kMaxChunks = 64;
 inline constexpr std::int64_t kMaxOps = 200'000'000;  // ids across all kinds
 inline constexpr Tick kMaxCost = Tick{1} << 40;      // keeps sums far from overflow
+// P × M × Σ over stages of (F + B + W + FB + 3·comm): a bound on P × makespan,
+// so idle device-ticks and every tick sum stay inside int64 (ppsim/checked.h).
+inline constexpr Tick kMaxWork = Tick{1} << 62;
 
 // Returns an Error naming the first bad field, or kOk.
 Error ValidateProblem(const Problem& problem);

@@ -1,8 +1,10 @@
 // Recursive descent over the claim's bytes. Precedence, loosest first:
 //   or  <  and  <  not  <  comparison (one, no chains)  <  + -  <  * /  <  unary -
 // Columns count characters (UTF-8 code points), from 1.
+#include <algorithm>
 #include <cctype>
 #include <string>
+#include <vector>
 
 #include "ppsim/claims.h"
 
@@ -47,6 +49,9 @@ class ClaimParser {
   explicit ClaimParser(std::string_view text) : s_(text) { claim_.text_ = std::string(text); }
 
   Result<Claim> Parse(bool need_truth, int* error_column) {
+    if (s_.size() > kMaxClaimBytes)
+      return Failure(0, "the claim is " + std::to_string(s_.size()) + " bytes long, over the limit " +
+                            std::to_string(kMaxClaimBytes), error_column);
     SkipSpace();
     if (AtEnd()) return Failure(pos_, "empty claim", error_column);
     int root = Or();
@@ -106,7 +111,12 @@ class ClaimParser {
     return Fail(ErrorCode::kParse, "column " + std::to_string(col) + ": " + what);
   }
 
+  // Every node records its depth in the tree; one deeper than kMaxClaimDepth
+  // is refused, so that evaluating (which recurses) has a bounded stack.
   int Add(Claim::Node node, size_t from) {
+    const int depth = 1 + std::max(node.a >= 0 ? depth_[node.a] : 0, node.b >= 0 ? depth_[node.b] : 0);
+    if (depth > kMaxClaimDepth) return TooDeep(from);
+    depth_.push_back(depth);
     node.column = Column(from);
     std::string_view t = s_.substr(from, pos_ - from);
     while (!t.empty() && std::isspace(static_cast<unsigned char>(t.back()))) t.remove_suffix(1);
@@ -159,6 +169,20 @@ class ClaimParser {
     return std::nullopt;
   }
 
+  int TooDeep(size_t at) {
+    Fault(at, "the expression nests deeper than " + std::to_string(kMaxClaimDepth) +
+                  " levels (parentheses, operators or function calls); split it into several claims");
+    return -1;
+  }
+  // Counts the parser's own recursion — Unary is on every path through
+  // parentheses and calls, Not on every "not" — at most kMaxClaimDepth
+  // levels, whatever the nodes.
+  struct Nesting {
+    explicit Nesting(int& n) : n_(n) { ++n_; }
+    ~Nesting() { --n_; }
+    int& n_;
+  };
+
   int Or() { return Logical("or", Kind::kOr, &ClaimParser::And); }
   int And() { return Logical("and", Kind::kAnd, &ClaimParser::Not); }
   // One left-associative level of logic: operand (keyword operand)*.
@@ -180,6 +204,8 @@ class ClaimParser {
     SkipSpace();
     const size_t from = pos_;
     if (Keyword("not")) {
+      const Nesting nest(nesting_);
+      if (nesting_ > kMaxClaimDepth) return TooDeep(from);
       const int a = Not();
       if (!NeedTruth(a, "not", from)) return -1;
       Claim::Node n;
@@ -238,6 +264,8 @@ class ClaimParser {
   int Unary() {
     SkipSpace();
     const size_t from = pos_;
+    const Nesting nest(nesting_);
+    if (nesting_ > kMaxClaimDepth) return TooDeep(from);
     if (Operator({Kind::kSub})) {
       const int a = Unary();
       if (!NeedNumber(a, "-", from)) return -1;
@@ -430,6 +458,8 @@ class ClaimParser {
   std::string_view s_;
   size_t pos_ = 0;
   Claim claim_;
+  std::vector<int> depth_;  // per node: its depth in the tree (a leaf is 1)
+  int nesting_ = 0;         // Not/Unary calls on the stack
   std::string err_;
   size_t err_pos_ = 0;
 };

@@ -1,6 +1,10 @@
 #include "ppsim/problem.h"
 
+#include <algorithm>
+#include <optional>
 #include <string>
+
+#include "ppsim/checked.h"
 
 namespace ppsim {
 namespace {
@@ -26,6 +30,25 @@ Error CheckCosts(const char* field, const std::vector<Tick>& values, int stages)
                                             " exceeds the limit " + std::to_string(kMaxCost));
   }
   return Error{ErrorCode::kOk, ""};
+}
+
+// An upper bound on P × makespan: every op of every microbatch run back to
+// back, each followed by the largest latency. Any placement's makespan is at
+// most this sum over one device's share, so metrics that multiply P by the
+// makespan (idle = P·makespan − busy) stay inside int64 when it fits.
+std::optional<Tick> WorkBound(const Problem& p) {
+  const int S = p.stages();
+  Tick per_microbatch = 0;  // all stages' F + B + W (+ an overlapped pair), plus three hops each
+  Tick max_comm = p.comm;
+  for (Tick c : p.comm_hops) max_comm = std::max(max_comm, c);
+  for (int s = 0; s < S; ++s) {
+    Tick stage = PerStage(p.costs.f, s) + PerStage(p.costs.b, s) + PerStage(p.costs.w, s) + 3 * max_comm;
+    if (!p.costs.fb.empty()) stage += PerStage(p.costs.fb, s);
+    per_microbatch += stage;  // ≤ 2^12·2^6 stages × 2^43: no overflow
+  }
+  std::optional<Tick> work = CheckedMul<Tick>(per_microbatch, p.M);
+  if (!work) return std::nullopt;
+  return CheckedMul<Tick>(*work, p.P);
 }
 
 }  // namespace
@@ -95,6 +118,10 @@ Error ValidateProblem(const Problem& p) {
         return bad("comm hop " + std::to_string(i) + " must be in [0, " + std::to_string(kMaxCost) + "], got " +
                    std::to_string(p.comm_hops[i]));
   }
+  if (std::optional<Tick> work = WorkBound(p); !work || *work > kMaxWork)
+    return Fail(ErrorCode::kTooLarge,
+                "P × M × Σ over stages of (F+B+W+3·comm) = " + (work ? std::to_string(*work) : "more than 2^63") +
+                    " device-ticks exceeds the limit 2^62 (P × makespan must fit in 64 bits; use coarser ticks)");
   return Error{ErrorCode::kOk, ""};
 }
 

@@ -1,15 +1,21 @@
 #include "ppsim/validate.h"
 
 #include <algorithm>
+#include <limits>
 #include <map>
+#include <optional>
 #include <tuple>
 
+#include "ppsim/checked.h"
 #include "ppsim/placement.h"
 
 namespace ppsim {
 namespace {
 
 std::string Name(const PlacedOp& op) { return OpName(op.op()); }
+// "missing" violations listed one by one; beyond this many, one line counts the rest.
+constexpr std::int64_t kMissingListed = 1000;
+
 std::string Span(const PlacedOp& op) {
   return "[" + std::to_string(op.start) + ", " + std::to_string(op.end) + ")";
 }
@@ -25,13 +31,25 @@ struct Checker {
   void Add(const char* rule, std::string message) { out.push_back({rule, std::move(message)}); }
 
   bool Shape() {
+    // The shape's limits are the CLI's (problem.h), checked before anything
+    // is allocated; a declared or inferred size outside them is one violation.
+    constexpr int kMaxStages = kMaxDevices * kMaxChunks;
+    for (auto [name, value, limit] : {std::tuple<const char*, int, int>{"P", in.P, kMaxDevices},
+                                      {"stages", in.S, kMaxStages}, {"M", in.M, kMaxMicrobatches}}) {
+      if (value < 0 || value > limit) {
+        Add("too-large", std::string(name) + " = " + std::to_string(value) + " is outside 0.." +
+                             std::to_string(limit) + " (0 = inferred from the ops)");
+        return false;
+      }
+    }
     P = in.P;
     S = in.S;
     M = in.M;
     for (const PlacedOp& op : in.ops) {
-      if (in.P == 0) P = std::max(P, op.device + 1);
-      if (in.S == 0) S = std::max(S, op.stage + 1);
-      if (in.M == 0) M = std::max(M, op.microbatch + 1);
+      // An index beyond the limits is reported as "unknown" below, not inferred.
+      if (in.P == 0 && op.device >= 0 && op.device < kMaxDevices) P = std::max(P, op.device + 1);
+      if (in.S == 0 && op.stage >= 0 && op.stage < kMaxStages) S = std::max(S, op.stage + 1);
+      if (in.M == 0 && op.microbatch >= 0 && op.microbatch < kMaxMicrobatches) M = std::max(M, op.microbatch + 1);
       split = split || op.kind == OpKind::kW || op.full;
     }
     if (in.ops.empty()) {
@@ -61,7 +79,7 @@ struct Checker {
         continue;
       }
       index[id] = static_cast<int>(i);
-      if (op.end <= op.start)
+      if (op.end <= op.start || !CheckedSub(op.end, op.start))
         Add("duration", Name(op) + " has no positive duration: " + Span(op));
       if (in.placement) {
         Problem p;
@@ -79,6 +97,7 @@ struct Checker {
       }
     }
     const int kinds = split ? 3 : 2;
+    std::int64_t missing = 0;
     for (int k = 0; k < kinds; ++k)
       for (int s = 0; s < S; ++s)
         for (int m = 0; m < M; ++m) {
@@ -88,10 +107,12 @@ struct Checker {
           const bool full = b >= 0 && in.ops[b].full;  // a full backward has no W
           if (k == static_cast<int>(OpKind::kW) && full) {
             if (at >= 0) Add("duplicate", Name(in.ops[at]) + " belongs to a full backward, which has no W");
-          } else if (at < 0) {
+          } else if (at < 0 && ++missing <= kMissingListed) {
             Add("missing", OpName(Op{static_cast<OpKind>(k), m, s}) + " is missing");
           }
         }
+    if (missing > kMissingListed)
+      Add("missing", "... and " + std::to_string(missing - kMissingListed) + " more ops are missing");
     return true;
   }
 
@@ -99,10 +120,20 @@ struct Checker {
     if (!in.costs) return;
     for (const PlacedOp& op : in.ops) {
       if (op.overlap >= 0) continue;  // a pair's duration is the compound cost
-      if (op.stage >= static_cast<int>(S)) continue;
+      if (op.stage < 0 || op.stage >= S) continue;
+      auto given = [&](const std::vector<Tick>& per_stage) {
+        return per_stage.size() == 1 || static_cast<int>(per_stage.size()) > op.stage;
+      };
+      const std::vector<Tick>& per_stage =
+          op.kind == OpKind::kF ? in.costs->f : op.kind == OpKind::kB ? in.costs->b : in.costs->w;
+      if (op.full ? !(in.costs->bw.empty() ? given(in.costs->b) && given(in.costs->w) : given(in.costs->bw))
+                  : !given(per_stage))
+        continue;  // no cost given
       const Tick want = op.full ? in.costs->FullBackward(op.stage) : in.costs->Of(op.kind, op.stage);
-      if (op.end - op.start != want)
-        Add("duration", Name(op) + " lasts " + std::to_string(op.end - op.start) + " ticks but its cost is " +
+      const std::optional<Tick> lasts = CheckedSub(op.end, op.start);
+      if (!lasts) continue;  // reported by Shape() as a "duration" violation
+      if (*lasts != want)
+        Add("duration", Name(op) + " lasts " + std::to_string(*lasts) + " ticks but its cost is " +
                             std::to_string(want));
     }
   }
@@ -158,7 +189,8 @@ struct Checker {
       if (dep != kNoOp && index[dep] >= 0) {
         const PlacedOp& d = in.ops[index[dep]];
         const Tick c = d.device == op.device ? 0 : in.comm;
-        const Tick at = d.end + c;
+        // Past the end of time, nothing can wait that long: a dependency violation.
+        const Tick at = CheckedAdd(d.end, c).value_or(std::numeric_limits<Tick>::max());
         if (op.start < at) {
           ready[i] = -1;
           because[i] = Name(op) + " starts at " + std::to_string(op.start) + " but " + Name(d) + " ends at " +

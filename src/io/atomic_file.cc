@@ -1,54 +1,264 @@
 #include "ppsim/atomic_file.h"
 
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
+#include <vector>
+
+#include "ppsim/temp_registry.h"
 
 namespace ppsim {
+namespace {
 
-Error WriteFileAtomically(const std::string& path, const std::string& data) {
-  if (path == "-") {
-    std::fwrite(data.data(), 1, data.size(), stdout);
-    std::fflush(stdout);
-    return Error{ErrorCode::kOk, ""};
-  }
-  namespace fs = std::filesystem;
-  const fs::path target(path);
-  const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
-  std::error_code ec;
-  if (fs::is_directory(target, ec)) return Fail(ErrorCode::kIo, "cannot write " + path + ": it is a directory");
-  if (!fs::is_directory(dir, ec)) return Fail(ErrorCode::kIo, "cannot write " + path + ": no directory " + dir.string());
-  const fs::path tmp = dir / ("." + target.filename().string() + ".tmp" + std::to_string(::getpid()));
-  {
-    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-    if (!f) return Fail(ErrorCode::kIo, "cannot write " + path + ": " + std::strerror(errno));
-    f.write(data.data(), static_cast<std::streamsize>(data.size()));
-    f.close();
-    if (!f) {
-      fs::remove(tmp, ec);
-      return Fail(ErrorCode::kIo, "cannot write " + path + ": write failed");
-    }
-  }
-  fs::rename(tmp, target, ec);
-  if (ec) {
-    std::error_code ignored;
-    fs::remove(tmp, ignored);
-    return Fail(ErrorCode::kIo, "cannot write " + path + ": " + ec.message());
-  }
-  return Error{ErrorCode::kOk, ""};
+Error Ok() { return Error{ErrorCode::kOk, ""}; }
+
+Error CannotWrite(const std::string& path, const std::string& why) {
+  return Fail(ErrorCode::kIo, "cannot write " + DisplayPath(path) + ": " + why);
 }
 
-Result<std::string> ReadFile(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) return Fail(ErrorCode::kIo, "cannot read " + path + ": " + std::strerror(errno));
-  std::ostringstream s;
-  s << f.rdbuf();
-  return s.str();
+std::string DirOf(const std::string& path) {
+  const size_t slash = path.rfind('/');
+  if (slash == std::string::npos) return ".";
+  return slash == 0 ? "/" : path.substr(0, slash);
+}
+
+std::string BaseOf(const std::string& path) {
+  const size_t slash = path.rfind('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+// Follows symlinks to the final target (which need not exist yet); at most
+// 40 hops, as the kernel allows.
+Result<std::string> ResolveLinks(std::string path) {
+  for (int hop = 0; hop < 40; ++hop) {
+    struct stat st {};
+    if (lstat(path.c_str(), &st) != 0 || !S_ISLNK(st.st_mode)) return path;
+    std::vector<char> buf(PATH_MAX + 1);
+    const ssize_t n = readlink(path.c_str(), buf.data(), PATH_MAX);
+    if (n < 0) return CannotWrite(path, std::strerror(errno));
+    std::string target(buf.data(), static_cast<size_t>(n));
+    path = target.front() == '/' ? target : DirOf(path) + "/" + target;
+  }
+  return CannotWrite(path, "too many levels of symbolic links");
+}
+
+// True iff `path` exists and is written in place: a character device or FIFO.
+bool IsStream(const std::string& path) {
+  struct stat st {};
+  return stat(path.c_str(), &st) == 0 && (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode));
+}
+
+Error WriteAll(int fd, const std::string& data, const std::string& path) {
+  const char* p = data.data();
+  size_t n = data.size();
+  while (n > 0) {
+    const ssize_t w = write(fd, p, n);
+    if (w < 0) {
+      if (errno == EINTR) continue;
+      return CannotWrite(path, std::strerror(errno));
+    }
+    p += w;
+    n -= static_cast<size_t>(w);
+  }
+  return Ok();
+}
+
+// Writes into an existing device or FIFO, as a shell redirection would.
+Error WriteStream(const std::string& path, const std::string& data) {
+  const int fd = open(path.c_str(), O_WRONLY | O_CLOEXEC);
+  if (fd < 0) return CannotWrite(path, std::strerror(errno));
+  Error e = WriteAll(fd, data, path);
+  if (close(fd) != 0 && e.code == ErrorCode::kOk) e = CannotWrite(path, std::strerror(errno));
+  return e;
+}
+
+Error WriteStdout(const std::string& data) {
+  if (!data.empty() && std::fwrite(data.data(), 1, data.size(), stdout) != data.size())
+    return Fail(ErrorCode::kIo, std::string("cannot write to stdout: ") + std::strerror(errno));
+  if (std::fflush(stdout) != 0) return Fail(ErrorCode::kIo, std::string("cannot write to stdout: ") + std::strerror(errno));
+  return Ok();
+}
+
+// 0666 less the umask, as open(2) would have created a new file.
+mode_t CreationMode() {
+  const mode_t mask = umask(0);
+  umask(mask);
+  return 0666 & ~mask;
+}
+
+}  // namespace
+
+Result<std::string> StageOutput(const std::string& path) {
+  Result<std::string> target = ResolveLinks(path);
+  if (!target) return target.error();
+  struct stat st {};
+  const bool exists = stat(target->c_str(), &st) == 0;
+  if (exists && S_ISDIR(st.st_mode)) return CannotWrite(path, "it is a directory");
+  std::string dir;
+  if (exists && (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode))) {
+    const char* t = std::getenv("TMPDIR");
+    dir = t != nullptr && *t != '\0' ? t : "/tmp";
+  } else {
+    dir = DirOf(*target);
+    struct stat dst {};
+    if (stat(dir.c_str(), &dst) != 0 || !S_ISDIR(dst.st_mode)) return CannotWrite(path, "no directory " + DisplayPath(dir));
+  }
+  std::string tmp = dir + "/." + BaseOf(*target) + ".tmp-XXXXXX";
+  std::vector<char> buf(tmp.begin(), tmp.end());
+  buf.push_back('\0');
+  const int fd = mkstemp(buf.data());
+  if (fd < 0) return CannotWrite(path, std::strerror(errno));
+  tmp = buf.data();
+  RegisterTemporary(tmp);
+  // The replacement keeps an existing file's permissions; a new one gets what open(2) would give.
+  fchmod(fd, exists && S_ISREG(st.st_mode) ? (st.st_mode & 07777) : CreationMode());
+  close(fd);
+  return tmp;
+}
+
+bool WritesInPlace(const std::string& path) {
+  Result<std::string> target = ResolveLinks(path);
+  return target.ok() && IsStream(*target);
+}
+
+void DiscardStaged(const std::string& tmp) {
+  unlink(tmp.c_str());
+  UnregisterTemporary(tmp);
+}
+
+Error CommitStaged(const std::string& tmp, const std::string& path) {
+  Result<std::string> target = ResolveLinks(path);
+  if (!target) {
+    DiscardStaged(tmp);
+    return target.error();
+  }
+  if (IsStream(*target)) {
+    Result<std::string> bytes = ReadFile(tmp, INT64_MAX);
+    DiscardStaged(tmp);
+    if (!bytes) return bytes.error();
+    return WriteStream(*target, *bytes);
+  }
+  if (std::rename(tmp.c_str(), target->c_str()) != 0) {
+    const std::string why = std::strerror(errno);
+    DiscardStaged(tmp);
+    return CannotWrite(path, why);
+  }
+  UnregisterTemporary(tmp);
+  return Ok();
+}
+
+Error WriteFileAtomically(const std::string& path, const std::string& data) {
+  if (path == "-") return WriteStdout(data);
+  Result<std::string> target = ResolveLinks(path);
+  if (!target) return target.error();
+  if (IsStream(*target)) return WriteStream(*target, data);
+  Result<std::string> tmp = StageOutput(path);
+  if (!tmp) return tmp.error();
+  const int fd = open(tmp->c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC);
+  if (fd < 0) {
+    const std::string why = std::strerror(errno);
+    DiscardStaged(*tmp);
+    return CannotWrite(path, why);
+  }
+  Error e = WriteAll(fd, data, path);
+  if (close(fd) != 0 && e.code == ErrorCode::kOk) e = CannotWrite(path, std::strerror(errno));
+  if (e.code != ErrorCode::kOk) {
+    DiscardStaged(*tmp);
+    return e;
+  }
+  return CommitStaged(*tmp, path);
+}
+
+Result<std::string> ReadFile(const std::string& path, std::int64_t max_bytes) {
+  const std::string shown = path == "-" ? "<stdin>" : DisplayPath(path);
+  auto cannot = [&](const std::string& why) { return Fail(ErrorCode::kIo, "cannot read " + shown + ": " + why); };
+  // O_NONBLOCK: opening a FIFO nobody writes to must not wait forever (it
+  // then reads as empty); reads block again as usual.
+  const int fd = path == "-" ? dup(STDIN_FILENO) : open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) return cannot(std::strerror(errno));
+  if (path != "-") fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+  struct stat st {};
+  if (fstat(fd, &st) != 0 || S_ISDIR(st.st_mode)) {
+    const std::string why = S_ISDIR(st.st_mode) ? "it is a directory" : std::strerror(errno);
+    close(fd);
+    return cannot(why);
+  }
+  auto too_large = [&] {
+    return Fail(ErrorCode::kTooLarge, shown + " holds more than " + std::to_string(max_bytes) +
+                                          " bytes, the limit for an input file (refused before reading it all)");
+  };
+  if (S_ISREG(st.st_mode) && st.st_size > max_bytes) {
+    close(fd);
+    return too_large();
+  }
+  std::string text;
+  if (S_ISREG(st.st_mode)) text.reserve(static_cast<size_t>(st.st_size));
+  char buf[1 << 16];
+  for (;;) {
+    const ssize_t n = read(fd, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      const std::string why = std::strerror(errno);
+      close(fd);
+      return cannot(why);
+    }
+    if (n == 0) break;
+    text.append(buf, static_cast<size_t>(n));
+    if (static_cast<std::int64_t>(text.size()) > max_bytes) {
+      close(fd);
+      return too_large();
+    }
+  }
+  close(fd);
+  return text;
+}
+
+std::string DisplayPath(const std::string& path) {
+  std::string out;
+  auto hex = [&](unsigned char c) {
+    constexpr char kDigits[] = "0123456789abcdef";
+    out += "\\x";
+    out += kDigits[c >> 4];
+    out += kDigits[c & 15];
+  };
+  for (size_t i = 0; i < path.size();) {
+    const unsigned char c = static_cast<unsigned char>(path[i]);
+    if (c < 0x20 || c == 0x7f || c == '\\') {
+      if (c == '\\') out += "\\\\"; else hex(c);
+      ++i;
+      continue;
+    }
+    if (c < 0x80) {
+      out += static_cast<char>(c);
+      ++i;
+      continue;
+    }
+    // A well-formed UTF-8 sequence (no overlongs, no surrogates, ≤ U+10FFFF) is kept whole.
+    const int len = c >= 0xF0 && c <= 0xF4 ? 4 : c >= 0xE0 ? 3 : c >= 0xC2 && c <= 0xDF ? 2 : 0;
+    bool ok = len > 0 && i + len <= path.size();
+    for (int k = 1; ok && k < len; ++k) ok = (static_cast<unsigned char>(path[i + k]) & 0xC0) == 0x80;
+    if (ok && len >= 3) {
+      const unsigned char c1 = static_cast<unsigned char>(path[i + 1]);
+      if (c == 0xE0 && c1 < 0xA0) ok = false;
+      if (c == 0xED && c1 >= 0xA0) ok = false;
+      if (c == 0xF0 && c1 < 0x90) ok = false;
+      if (c == 0xF4 && c1 >= 0x90) ok = false;
+    }
+    if (!ok) {
+      hex(c);
+      ++i;
+      continue;
+    }
+    out.append(path, i, static_cast<size_t>(len));
+    i += static_cast<size_t>(len);
+  }
+  return out;
 }
 
 }  // namespace ppsim

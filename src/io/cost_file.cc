@@ -1,10 +1,10 @@
 #include "ppsim/cost_file.h"
 
-#include <fstream>
-#include <sstream>
 #include <vector>
 
 #include <toml++/toml.h>
+
+#include "ppsim/atomic_file.h"
 
 namespace ppsim {
 namespace {
@@ -121,11 +121,9 @@ Error ApplyCostText(std::string_view text, const std::string& source, Problem& p
 }
 
 Error ApplyCostFile(const std::string& path, Problem& problem) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Fail(ErrorCode::kIo, "--cost-file: cannot read '" + path + "'");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return ApplyCostText(text.str(), path, problem);
+  Result<std::string> text = ReadFile(path);  // a directory, FIFO or huge file is an error, not "no costs"
+  if (!text) return Fail(text.error().code, "--cost-file: " + text.error().message);
+  return ApplyCostText(*text, path, problem);
 }
 
 }  // namespace ppsim

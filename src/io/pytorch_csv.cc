@@ -7,6 +7,7 @@
 #include <string>
 
 #include "io/schedule_shape.h"
+#include "ppsim/problem.h"
 
 namespace ppsim {
 namespace {
@@ -210,6 +211,10 @@ Result<PytorchCsv> ParsePytorchCsv(std::string_view text, const std::string& sou
     std::string_view line = text.substr(0, nl);
     text = nl == std::string_view::npos ? std::string_view() : text.substr(nl + 1);
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    // One row per device: stop at the limit instead of reading 10^7 rows first.
+    if (row > kMaxDevices)
+      return Fail(ErrorCode::kTooLarge, io::Where(source, row, 1) + "more than " + std::to_string(kMaxDevices) +
+                                            " devices (rows)");
     Result<std::vector<CsvCell>> cells = ParseRow(line, source, row);
     if (!cells) return cells.error();
     csv.rows.push_back(std::move(*cells));

@@ -5,7 +5,8 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <filesystem>
+
+#include "ppsim/atomic_file.h"
 
 namespace ppsim {
 namespace {
@@ -15,7 +16,7 @@ JsonOut::Sink FileSink(std::FILE* f) {
 }
 
 Error CannotWrite(const std::string& path, const std::string& why) {
-  return Fail(ErrorCode::kIo, "cannot write " + path + ": " + why);
+  return Fail(ErrorCode::kIo, "cannot write " + DisplayPath(path) + ": " + why);
 }
 
 }  // namespace
@@ -24,31 +25,37 @@ Error WriteStreamed(const std::string& path, const std::function<bool(JsonOut&)>
   if (path == "-") {
     JsonOut out(FileSink(stdout));
     const bool ok = produce(out) && out.Finish();
-    if (!ok || std::fflush(stdout) != 0 || std::ferror(stdout)) return CannotWrite("stdout", std::strerror(errno));
+    if (!ok || std::fflush(stdout) != 0 || std::ferror(stdout))
+      return Fail(ErrorCode::kIo, std::string("cannot write to stdout: ") + std::strerror(errno));
     return Error{ErrorCode::kOk, ""};
   }
-  namespace fs = std::filesystem;
-  const fs::path target(path);
-  const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
-  std::error_code ec;
-  if (fs::is_directory(target, ec)) return CannotWrite(path, "it is a directory");
-  if (!fs::is_directory(dir, ec)) return CannotWrite(path, "no directory " + dir.string());
-  const fs::path tmp = dir / ("." + target.filename().string() + ".tmp" + std::to_string(::getpid()));
-  std::FILE* f = std::fopen(tmp.c_str(), "wb");
-  if (f == nullptr) return CannotWrite(path, std::strerror(errno));
+  // The file's fate is atomic_file.h's: a device or FIFO is written in
+  // place, anything else through a staged temporary (removed on a signal).
+  const bool in_place = WritesInPlace(path);
+  std::string tmp;
+  if (!in_place) {
+    Result<std::string> staged = StageOutput(path);
+    if (!staged) return staged.error();
+    tmp = *staged;
+  }
+  std::FILE* f = std::fopen(in_place ? path.c_str() : tmp.c_str(), "wb");
+  if (f == nullptr) {
+    const std::string why = std::strerror(errno);
+    if (!in_place) DiscardStaged(tmp);
+    return CannotWrite(path, why);
+  }
   bool ok;
   {
     JsonOut out(FileSink(f));
     ok = produce(out) && out.Finish();
   }
   ok = std::fclose(f) == 0 && ok;
-  if (ok) fs::rename(tmp, target, ec);
-  if (!ok || ec) {
-    std::error_code ignored;
-    fs::remove(tmp, ignored);
-    return CannotWrite(path, ok ? ec.message() : "write failed");
+  const std::string why = std::strerror(errno);
+  if (!ok) {
+    if (!in_place) DiscardStaged(tmp);
+    return CannotWrite(path, why);
   }
-  return Error{ErrorCode::kOk, ""};
+  return in_place ? Error{ErrorCode::kOk, ""} : CommitStaged(tmp, path);
 }
 
 }  // namespace ppsim

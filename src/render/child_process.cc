@@ -1,5 +1,7 @@
 #include "child_process.h"
 
+#include "ppsim/temp_registry.h"
+
 #include <fcntl.h>
 #include <spawn.h>
 #include <stdlib.h>
@@ -32,10 +34,12 @@ Result<std::unique_ptr<ChildProcess>> ChildProcess::Spawn(const std::vector<std:
   const std::string program = FindProgram(args.at(0));
   if (program.empty()) return Fail(ErrorCode::kMissingTool, args[0] + " not found on PATH: " + install_hint);
   std::unique_ptr<ChildProcess> child(new ChildProcess());
-  char log_path[] = "/tmp/ppsim-child-XXXXXX";
-  const int log_fd = mkstemp(log_path);
+  const char* tmpdir = std::getenv("TMPDIR");
+  std::string log_name = std::string(tmpdir != nullptr && *tmpdir != '\0' ? tmpdir : "/tmp") + "/ppsim-child-XXXXXX";
+  const int log_fd = mkstemp(log_name.data());
   if (log_fd < 0) return Fail(ErrorCode::kIo, "cannot start " + program + ": " + std::strerror(errno));
-  child->log_path_ = log_path;
+  child->log_path_ = log_name;
+  RegisterTemporary(child->log_path_);
   int pipe_fds[2] = {-1, -1};
   if (pipe2(pipe_fds, O_CLOEXEC) != 0) {
     close(log_fd);
@@ -59,6 +63,7 @@ Result<std::unique_ptr<ChildProcess>> ChildProcess::Spawn(const std::vector<std:
   close(pipe_fds[0]);
   close(log_fd);
   child->stdin_fd_ = pipe_fds[1];
+  if (error == 0) RegisterChild(child->pid_);
   if (error != 0) {
     child->pid_ = -1;
     if (error == ENOENT || error == EACCES) {
@@ -71,7 +76,10 @@ Result<std::unique_ptr<ChildProcess>> ChildProcess::Spawn(const std::vector<std:
 
 ChildProcess::~ChildProcess() {
   Finish();
-  if (!log_path_.empty()) unlink(log_path_.c_str());
+  if (!log_path_.empty()) {
+    unlink(log_path_.c_str());
+    UnregisterTemporary(log_path_);
+  }
   if (sigpipe_saved_) sigaction(SIGPIPE, &saved_sigpipe_, nullptr);
 }
 
@@ -98,6 +106,7 @@ std::string ChildProcess::Finish() {
   int status = 0;
   while (waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
   }
+  UnregisterChild(pid_);
   pid_ = -1;
   if (WIFEXITED(status)) return WEXITSTATUS(status) == 0 ? "" : "exit status " + std::to_string(WEXITSTATUS(status));
   if (WIFSIGNALED(status)) return std::string("signal ") + strsignal(WTERMSIG(status));
@@ -108,8 +117,12 @@ std::string ChildProcess::ErrorOutput() const {
   std::ifstream in(log_path_);
   std::stringstream ss;
   ss << in.rdbuf();
-  std::string s = ss.str();
-  while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.pop_back();
+  // One line: the child's lines joined by "; " (an error message is one line).
+  std::string s, line;
+  while (std::getline(ss, line)) {
+    while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.pop_back();
+    if (!line.empty()) s += (s.empty() ? "" : "; ") + line;
+  }
   if (s.size() > 2000) s = "..." + s.substr(s.size() - 2000);
   return s;
 }

@@ -30,7 +30,7 @@ class ChildProcess {
   // Closes stdin and waits. Returns "" on exit status 0, else how it ended
   // ("exit status 1", "signal Killed").
   std::string Finish();
-  // The end of what the child wrote on stderr.
+  // The end of what the child wrote on stderr, its lines joined into one.
   std::string ErrorOutput() const;
 
  private:

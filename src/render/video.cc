@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "child_process.h"
+#include "ppsim/atomic_file.h"
 #include "h264_repeat.h"
 #include "ppsim/render/frame_painter.h"
 #include "ppsim/render/temp_file.h"
@@ -112,14 +113,14 @@ Error RunFfmpeg(const std::vector<std::string>& argv, const std::string& tmp, co
                 bool progress, Feed feed) {
   Result<std::unique_ptr<ChildProcess>> ffmpeg = ChildProcess::Spawn(argv, kInstallHint);
   if (!ffmpeg.ok()) {
-    unlink(tmp.c_str());
+    DiscardStaged(tmp);
     return ffmpeg.error();
   }
   const bool piped = feed(**ffmpeg);
   const std::string how = (*ffmpeg)->Finish();
   if (!piped || !how.empty()) {
     const std::string log = (*ffmpeg)->ErrorOutput();
-    unlink(tmp.c_str());
+    DiscardStaged(tmp);
     if (progress) std::fprintf(stderr, "\n");
     return Fail(ErrorCode::kIo, "ffmpeg failed writing " + path + " (" + (how.empty() ? "stopped reading" : how) +
                                     ")" + (log.empty() ? "" : ": " + log));
@@ -136,7 +137,7 @@ Result<std::string> ReadAndRemove(const std::string& file) {
   while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) bytes.append(buf, n);
   const bool failed = std::ferror(f) != 0;
   std::fclose(f);
-  unlink(file.c_str());
+  DiscardStaged(file);
   if (failed) return Fail(ErrorCode::kIo, "cannot read " + file);
   return bytes;
 }
@@ -194,15 +195,10 @@ Error EncodeVideo(const DisplayList& list, const std::string& path, const VideoO
                 : RunFfmpeg(FfmpegArgs(program, list, options, *tmp), *tmp, path, options.progress,
                             [&](ChildProcess& ffmpeg) { return PipeFrames(list, options, ffmpeg); });
   if (e.code != ErrorCode::kOk) {
-    unlink(tmp->c_str());
+    DiscardStaged(*tmp);
     return e;
   }
-  if (std::rename(tmp->c_str(), path.c_str()) != 0) {
-    const std::string why = std::strerror(errno);
-    unlink(tmp->c_str());
-    return Fail(ErrorCode::kIo, "cannot write " + path + ": " + why);
-  }
-  return Error{ErrorCode::kOk, ""};
+  return CommitStaged(*tmp, path);  // a device or FIFO gets the bytes; a link's target is replaced
 }
 
 }  // namespace ppsim::render

@@ -1,6 +1,8 @@
 // The CLI contract of DESIGN §5 and issue 2, end to end.
 #include <gtest/gtest.h>
 
+#include <cctype>
+
 #include <nlohmann/json.hpp>
 
 #include "cli/run_tool.h"
@@ -86,6 +88,20 @@ struct BadInput {
   const char* message;
 };
 
+// Failure messages and test names show the command, not the struct's bytes.
+void PrintTo(const BadInput& c, std::ostream* os) { *os << "ppsim " << c.args; }
+
+// "simulate -P 0" -> "simulate_P_0": letters and digits, runs of others as one '_'.
+std::string TestName(const std::string& args) {
+  std::string name;
+  for (char ch : args) {
+    if (std::isalnum(static_cast<unsigned char>(ch))) name += ch;
+    else if (!name.empty() && name.back() != '_') name += '_';
+  }
+  while (!name.empty() && name.back() == '_') name.pop_back();
+  return name;
+}
+
 class BadInputTest : public ::testing::TestWithParam<BadInput> {};
 
 TEST_P(BadInputTest, OneLineNamingTheFieldAndADistinctExitCode) {
@@ -116,7 +132,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{"simulate -o /nonexistent-dir/x.json --json", ErrorCode::kIo,
                  "cannot write /nonexistent-dir/x.json: no directory /nonexistent-dir"},
         BadInput{"validate /nonexistent.json", ErrorCode::kIo, "cannot read /nonexistent.json: No such file or directory"}),
-    [](const ::testing::TestParamInfo<BadInput>& p) { return "case" + std::to_string(p.index); });
+    [](const ::testing::TestParamInfo<BadInput>& p) { return TestName(p.param.args); });
 
 TEST(SimulateCli, UnknownScheduleListsTheKnownOnes) {
   auto run = RunPpsim("simulate --schedule zero-bubble-please");

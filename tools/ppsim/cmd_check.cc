@@ -23,7 +23,7 @@ int Run(const CheckOptions& o) {
   if (!text) return Report(text.error());
   Result<CheckReport> r = CheckScene(*text, o.scene, o.set, o.sweep, o.threads, o.shard);
   if (!r) return Report(r.error());
-  Error e = WriteFileAtomically("-", o.json ? r->json.dump() + "\n" : r->text);
+  Error e = WriteFileAtomically("-", o.json ? DumpJson(r->json) + "\n" : r->text);
   if (e.code != ErrorCode::kOk) return Report(e);
   if (r->ok) return 0;
   // A false claim's report goes to stdout with the rest; the one-line verdict to stderr.
@@ -39,7 +39,8 @@ const CommandRegistrar registrar(40, [](CLI::App& app, int* exit_code) {
   cmd->add_option("--sweep", o->sweep, "sweep a top-level value: --sweep P=1..16 or --sweep comm=0,2 (repeatable)")
       ->take_all();
   cmd->add_flag("--json", o->json, "print one JSON object");
-  cmd->add_option("--threads", o->threads, "worker threads for --sweep (default: one per core)");
+  cmd->add_option("--threads", o->threads, "worker threads for --sweep (default and at most: one per core)")
+      ->check(CLI::NonNegativeNumber);
   cmd->add_option("--shard", o->shard, "run shard I of N of the sweep: grid points k with k mod N = I-1 (ppsim merge joins them)");
   cmd->callback([o, exit_code] { *exit_code = Run(*o); });
 });

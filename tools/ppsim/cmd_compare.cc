@@ -21,7 +21,7 @@ int Run(const CompareOptions& o) {
   if (!problem) return Report(problem.error());
   Result<std::vector<ComparedRun>> runs = Compare(o.schedules, *problem);
   if (!runs) return Report(runs.error());
-  const std::string out = o.json ? ComparisonJson(*runs).dump() + "\n" : ComparisonText(*runs);
+  const std::string out = o.json ? DumpJson(ComparisonJson(*runs)) + "\n" : ComparisonText(*runs);
   std::fwrite(out.data(), 1, out.size(), stdout);
   return 0;
 }

@@ -5,10 +5,12 @@
 // writes nothing), fills the words from the runs, then lays the scene out
 // once per output and paints it in the format OUT's extension names.
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <tuple>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -53,6 +55,33 @@ Result<std::string> Fill(const std::string& tmpl, const std::vector<RunResult>& 
   Result<std::string> s = FillTemplate(tmpl, runs, scene.params);
   if (!s) return Fail(s.error().code, scene.path + ": " + what + ": " + s.error().message);
   return s;
+}
+
+std::string Replace(std::string s, const std::string& from, const std::string& to) {
+  for (size_t at = s.find(from); !from.empty() && at != std::string::npos; at = s.find(from, at + to.size()))
+    s.replace(at, from.size(), to);
+  return s;
+}
+
+// One temporary per output file ("" for stdout), all created before any
+// drawing, so an unwritable output fails first. The tour's output folder,
+// out/, is created when it is missing.
+Result<std::vector<std::string>> StageAll(const std::vector<std::string>& outputs) {
+  std::vector<std::string> staged;
+  for (const std::string& path : outputs) {
+    for (const char* dir : {"out/", "./out/"}) {
+      const size_t n = std::strlen(dir);
+      if (path.rfind(dir, 0) == 0 && path.find('/', n) == std::string::npos) mkdir(dir, 0777);
+    }
+    Result<std::string> tmp = path == "-" ? Result<std::string>(std::string()) : StageOutput(path);
+    if (!tmp) {
+      for (const std::string& t : staged)
+        if (!t.empty()) DiscardStaged(t);
+      return tmp.error();
+    }
+    staged.push_back(*tmp);
+  }
+  return staged;
 }
 
 int Run(const RenderCliOptions& o) {
@@ -127,6 +156,14 @@ int Run(const RenderCliOptions& o) {
   const int fps = o.fps != 0 ? o.fps : scene->render.fps.value_or(30);
   const int display_width = o.display_width != 0 ? o.display_width : scene->render.display_width.value_or(0);
 
+  // All or nothing: every output is drawn into a temporary first, and only
+  // when all of them are done are they moved into place.
+  Result<std::vector<std::string>> staged = StageAll(o.out);
+  if (!staged) return Report(staged.error());
+  auto discard = [&staged] {
+    for (const std::string& tmp : *staged)
+      if (!tmp.empty()) DiscardStaged(tmp);
+  };
   nlohmann::json outputs = nlohmann::json::array();
   for (size_t i = 0; i < o.out.size(); ++i) {
     render::RenderOptions ro;
@@ -148,17 +185,30 @@ int Run(const RenderCliOptions& o) {
       input.width += input.width % 2;
       input.height += input.height % 2;
     }
-    Result<render::DisplayList> list = render::RenderToFile(input, o.out[i], ro);
-    if (!list) return Report(list.error());
+    const std::string& into = (*staged)[i].empty() ? o.out[i] : (*staged)[i];
+    Result<render::DisplayList> list = render::RenderToFile(input, into, ro);
+    if (!list) {
+      discard();
+      return Report(Fail(list.error().code, Replace(list.error().message, into, DisplayPath(o.out[i]))));
+    }
     const render::Pacing pacing = render::PaceFor(list->last_tick, fps);
-    nlohmann::json out = {{"path", o.out[i]}, {"width", list->width}, {"height", list->height},
+    nlohmann::json out = {{"path", DisplayPath(o.out[i])}, {"width", list->width}, {"height", list->height},
                           {"ticks", list->last_tick}};
     if (render::IsVideo(formats[i])) {
       out["fps"] = fps;
       out["seconds"] = static_cast<double>(pacing.TotalFrames(list->last_tick)) / fps;
     }
     outputs.push_back(out);
-    if (o.out[i] != "-" && !o.json) std::fprintf(stderr, "ppsim: wrote %s\n", o.out[i].c_str());
+  }
+  for (size_t i = 0; i < o.out.size(); ++i) {
+    if ((*staged)[i].empty()) continue;
+    Error e = CommitStaged((*staged)[i], o.out[i]);
+    (*staged)[i].clear();
+    if (e.code != ErrorCode::kOk) {
+      discard();
+      return Report(e);
+    }
+    if (!o.json) std::fprintf(stderr, "ppsim: wrote %s\n", DisplayPath(o.out[i]).c_str());
   }
   if (o.out.size() == 1 && o.out[0] == "-") return 0;  // stdout holds the picture
   if (o.json) {
@@ -168,7 +218,7 @@ int Run(const RenderCliOptions& o) {
                            {"busy", r.metrics.busy}, {"peak_activations", r.metrics.peak_activations}});
     }
     const nlohmann::json j = {{"outputs", outputs}, {"runs", runs_json}, {"closing", input.closing}};
-    if (Error e = WriteFileAtomically("-", j.dump() + "\n"); e.code != ErrorCode::kOk) return Report(e);
+    if (Error e = WriteFileAtomically("-", DumpJson(j) + "\n"); e.code != ErrorCode::kOk) return Report(e);
     return 0;
   }
   std::string closing;

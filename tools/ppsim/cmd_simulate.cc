@@ -75,7 +75,12 @@ std::string Summary(const Timeline& t, const Metrics& m) {
   return s;
 }
 
-int Finish(const Error& written) { return written.code == ErrorCode::kOk ? 0 : Report(written); }
+// Reports a failed write, or says what was written (to a file, not stdout).
+int Finish(const Error& written, const std::string& path) {
+  if (written.code != ErrorCode::kOk) return Report(written);
+  if (path != "-") std::fprintf(stderr, "ppsim: wrote %s\n", DisplayPath(path).c_str());
+  return 0;
+}
 
 int Run(const SimulateOptions& o) {
   Result<Problem> problem = ToProblem(o.problem);
@@ -95,10 +100,12 @@ int Run(const SimulateOptions& o) {
   } else if (o.format == "trace") {
     ChromeTraceOptions trace;
     trace.tick_us = o.tick_us;
-    return Finish(WriteStreamed(o.output, [&](JsonOut& w) { return WriteChromeTrace(w, *timeline, trace); }));
+    return Finish(WriteStreamed(o.output, [&](JsonOut& w) { return WriteChromeTrace(w, *timeline, trace); }),
+                  o.output);
   } else if (o.json || o.format == "json") {
     return Finish(WriteStreamed(
-        o.output, [&](JsonOut& w) { return WriteSimulationJson(w, *timeline, metrics, o.critical_path); }));
+        o.output, [&](JsonOut& w) { return WriteSimulationJson(w, *timeline, metrics, o.critical_path); }),
+        o.output);
   } else if (o.format == "text") {
     out = TerminalChart(*timeline, metrics) + Summary(*timeline, metrics);
     if (o.critical_path) out += CriticalPathText(*timeline);
@@ -106,7 +113,7 @@ int Run(const SimulateOptions& o) {
     out = Summary(*timeline, metrics);
     if (o.critical_path) out += CriticalPathText(*timeline);
   }
-  return Finish(WriteFileAtomically(o.output, out));
+  return Finish(WriteFileAtomically(o.output, out), o.output);
 }
 
 const CommandRegistrar registrar(10, [](CLI::App& app, int* exit_code) {

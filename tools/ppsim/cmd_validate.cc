@@ -1,7 +1,5 @@
 // ppsim validate TIMELINE.json [--comm c] [--json]
 #include <cstdio>
-#include <iostream>
-#include <iterator>
 #include <memory>
 
 #include "command.h"
@@ -21,15 +19,9 @@ struct ValidateOptions {
 };
 
 int Run(const ValidateOptions& o) {
-  std::string text;
-  if (o.file == "-") {
-    text.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
-  } else {
-    Result<std::string> r = ReadFile(o.file);
-    if (!r) return Report(r.error());
-    text = std::move(*r);
-  }
-  Result<TimelineToCheck> timeline = ParseTimelineJson(text, o.file == "-" ? "<stdin>" : o.file);
+  Result<std::string> text = ReadFile(o.file);  // "-" = stdin
+  if (!text) return Report(text.error());
+  Result<TimelineToCheck> timeline = ParseTimelineJson(*text, o.file == "-" ? "<stdin>" : DisplayPath(o.file));
   if (!timeline) return Report(timeline.error());
   if (!o.comm.empty() && (!ParseTick(o.comm, timeline->comm) || timeline->comm < 0))
     return Report(Fail(ErrorCode::kInvalidValue, "--comm: '" + o.comm + "' is not a whole number of ticks ≥ 0"));
@@ -40,7 +32,7 @@ int Run(const ValidateOptions& o) {
     nlohmann::json j = {{"ok", violations.empty()}, {"ops", timeline->ops.size()}, {"makespan", makespan}};
     j["violations"] = nlohmann::json::array();
     for (const Violation& v : violations) j["violations"].push_back({{"rule", v.rule}, {"message", v.message}});
-    std::printf("%s\n", j.dump().c_str());
+    std::printf("%s\n", DumpJson(j).c_str());
   } else if (violations.empty()) {
     std::printf("ok: %zu ops, legal and tight, makespan %lld\n", timeline->ops.size(),
                 static_cast<long long>(makespan));

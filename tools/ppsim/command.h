@@ -4,6 +4,7 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
 
 #include <functional>
 #include <string>
@@ -26,6 +27,12 @@ std::vector<CommandEntry>& Commands();
 struct CommandRegistrar {
   CommandRegistrar(int order, CommandSetup setup) { Commands().push_back({order, std::move(setup)}); }
 };
+
+// One line of JSON. A string that is not valid UTF-8 (a path with stray
+// bytes) has those bytes replaced by U+FFFD instead of failing the dump.
+inline std::string DumpJson(const nlohmann::json& j) {
+  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
 
 // Prints "ppsim: <message>" on stderr and returns the error's exit code.
 int Report(const Error& error);

@@ -1,7 +1,11 @@
 // ppsim: simulate, measure, check and draw pipeline-parallel schedules.
 // Thin: parses the command line and hands off to core, io and render.
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
+#include <exception>
+#include <new>
 #include <string_view>
 
 #include "command.h"
@@ -22,6 +26,16 @@ int Report(const Error& error) {
 int RunRenderHelper(int argc, char** argv);  // render_helper.cc: execs ppsim-render
 #endif
 
+// What was printed must have reached stdout: a full disk or a closed pipe
+// behind it turns a success into the I/O exit code.
+int CheckStdout(int exit_code) {
+  const bool failed = std::fflush(stdout) != 0 || std::ferror(stdout) != 0;
+  const int why = errno;
+  if (!failed || exit_code != 0) return exit_code;  // a failed run has said why already
+  std::fprintf(stderr, "ppsim: cannot write to stdout: %s\n", std::strerror(why));
+  return exit_code == 0 ? ppsim::ExitCode(ppsim::ErrorCode::kIo) : exit_code;
+}
+
 }  // namespace ppsim::cli
 
 int main(int argc, char** argv) {
@@ -30,6 +44,7 @@ int main(int argc, char** argv) {
   if (argc > 1 && std::string_view(argv[1]) == "render") return RunRenderHelper(argc, argv);
 #endif
   CLI::App app{"ppsim — simulate, measure, check and draw pipeline-parallel training schedules"};
+  app.set_version_flag("--version", "ppsim " PPSIM_VERSION);
   app.require_subcommand(1);
   int exit_code = 0;
   auto& commands = Commands();
@@ -38,6 +53,10 @@ int main(int argc, char** argv) {
   for (const CommandEntry& c : commands) c.setup(app, &exit_code);
   try {
     app.parse(argc, argv);
+  } catch (const std::bad_alloc&) {
+    // A safety net: sizes are checked before allocating, so this is a bug.
+    std::fprintf(stderr, "ppsim: out of memory\n");
+    return ppsim::ExitCode(ppsim::ErrorCode::kInternal);
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::CallForAllHelp& e) {
@@ -48,6 +67,9 @@ int main(int argc, char** argv) {
     // One line, and the usage exit code.
     std::fprintf(stderr, "ppsim: %s\n", e.what());
     return ppsim::ExitCode(ppsim::ErrorCode::kUsage);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "ppsim: internal error: %s\n", e.what());
+    return ppsim::ExitCode(ppsim::ErrorCode::kInternal);
   }
-  return exit_code;
+  return CheckStdout(exit_code);
 }

@@ -9,8 +9,10 @@
 
 namespace ppsim::render {
 
-// A fresh temporary path beside `path` ("dir/.name.tmp-XXXXXX"), created
-// empty; kIo if the directory is not writable.
+// A fresh temporary path for `path` ("dir/.name.tmp-XXXXXX"), created empty
+// and removed if the run is interrupted: StageOutput (ppsim/atomic_file.h).
+// Commit it with CommitStaged, drop it with DiscardStaged. kIo if the
+// directory is not writable.
 Result<std::string> MakeTempBeside(const std::string& path);
 
 }  // namespace ppsim::render

@@ -1,0 +1,20 @@
+#include <string_view>
+
+#include "ppsim/scene.h"
+#include "small_runs.h"
+#include "targets.h"
+
+namespace ppsim::fuzz {
+
+int SceneLoader(const std::uint8_t* data, std::size_t size) {
+  const std::string_view text(reinterpret_cast<const char*>(data), size);
+  Result<Scene> scene = LoadSceneText(text, "fuzz.toml");
+  if (!scene) return 0;
+  for (const SceneRun& run : scene->runs)
+    if (!Small(run.problem)) return 0;
+  Result<std::vector<RunResult>> runs = SimulateScene(*scene);
+  if (runs) (void)CheckSceneClaims(*scene, *runs);
+  return 0;
+}
+
+}  // namespace ppsim::fuzz
