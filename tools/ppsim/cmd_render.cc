@@ -5,12 +5,10 @@
 // writes nothing), fills the words from the runs, then lays the scene out
 // once per output and paints it in the format OUT's extension names.
 #include <sys/ioctl.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <tuple>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -64,15 +62,11 @@ std::string Replace(std::string s, const std::string& from, const std::string& t
 }
 
 // One temporary per output file ("" for stdout), all created before any
-// drawing, so an unwritable output fails first. The tour's output folder,
-// out/, is created when it is missing.
+// drawing, so an unwritable output fails first.
 Result<std::vector<std::string>> StageAll(const std::vector<std::string>& outputs) {
   std::vector<std::string> staged;
   for (const std::string& path : outputs) {
-    for (const char* dir : {"out/", "./out/"}) {
-      const size_t n = std::strlen(dir);
-      if (path.rfind(dir, 0) == 0 && path.find('/', n) == std::string::npos) mkdir(dir, 0777);
-    }
+    MakeTourFolder(path);
     Result<std::string> tmp = path == "-" ? Result<std::string>(std::string()) : StageOutput(path);
     if (!tmp) {
       for (const std::string& t : staged)

@@ -89,6 +89,7 @@ int Run(const SimulateOptions& o) {
                                   ? Simulate(o.schedule, *problem)
                                   : SimulateScheduleFile(o.schedule_file, *problem, o.shape_flags_given);
   if (!timeline) return Report(timeline.error());
+  MakeTourFolder(o.output);
   // The step series only where they are printed (charts and --json).
   const bool series = o.json || o.format == "json" || o.format == "text";
   const Metrics metrics = Measure(*timeline, MeasureOptions{.series = series});

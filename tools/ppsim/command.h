@@ -34,6 +34,10 @@ inline std::string DumpJson(const nlohmann::json& j) {
   return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
+// The README tour writes into out/: a file directly in out/ (or ./out/)
+// creates that folder when it is missing. Any other missing folder is an error.
+void MakeTourFolder(const std::string& output_path);
+
 // Prints "ppsim: <message>" on stderr and returns the error's exit code.
 int Report(const Error& error);
 

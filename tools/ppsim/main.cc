@@ -1,5 +1,7 @@
 // ppsim: simulate, measure, check and draw pipeline-parallel schedules.
 // Thin: parses the command line and hands off to core, io and render.
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
@@ -15,6 +17,13 @@ namespace ppsim::cli {
 std::vector<CommandEntry>& Commands() {
   static std::vector<CommandEntry> commands;
   return commands;
+}
+
+void MakeTourFolder(const std::string& path) {
+  for (const char* dir : {"out/", "./out/"}) {
+    const size_t n = std::strlen(dir);
+    if (path.size() > n && path.rfind(dir, 0) == 0 && path.find('/', n) == std::string::npos) mkdir(dir, 0777);
+  }
 }
 
 int Report(const Error& error) {
