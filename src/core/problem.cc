@@ -38,12 +38,13 @@ Error CheckCosts(const char* field, const std::vector<Tick>& values, int stages)
 // makespan (idle = P·makespan − busy) stay inside int64 when it fits.
 std::optional<Tick> WorkBound(const Problem& p) {
   const int S = p.stages();
-  Tick per_microbatch = 0;  // all stages' F + B + W (+ an overlapped pair), plus three hops each
+  Tick per_microbatch = 0;  // all stages' F + B + W (+ an overlapped pair, + a full backward), plus three hops each
   Tick max_comm = p.comm;
   for (Tick c : p.comm_hops) max_comm = std::max(max_comm, c);
   for (int s = 0; s < S; ++s) {
     Tick stage = PerStage(p.costs.f, s) + PerStage(p.costs.b, s) + PerStage(p.costs.w, s) + 3 * max_comm;
     if (!p.costs.fb.empty()) stage += PerStage(p.costs.fb, s);
+    if (!p.costs.bw.empty()) stage += PerStage(p.costs.bw, s);  // a full backward, in place of B + W
     per_microbatch += stage;  // ≤ 2^12·2^6 stages × 2^43: no overflow
   }
   std::optional<Tick> work = CheckedMul<Tick>(per_microbatch, p.M);

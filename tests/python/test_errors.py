@@ -8,6 +8,9 @@ import pytest
 import ppsim
 from conftest import run_cli
 
+HERE = os.path.dirname(os.path.abspath(__file__))  # a directory, not a file
+BIG = 2**40  # the largest cost: P × M × Σ costs would overflow int64 at P=4096
+
 CASES = [
     # (CLI arguments, the same call)
     (["simulate", "-P", "0"], lambda: ppsim.simulate("1f1b", P=0)),
@@ -21,6 +24,15 @@ CASES = [
     (["simulate", "--hold", "always"], lambda: ppsim.simulate(hold="always")),
     (["simulate", "--schedule-file", "/nonexistent/a.csv"], lambda: ppsim.simulate(schedule_file="/nonexistent/a.csv")),
     (["compare", "--schedule", "1f1b,nope"], lambda: ppsim.compare(["1f1b", "nope"])),
+    # The hardening's limits and input checks (docs/reliability.md) reach Python too.
+    (["simulate", "-s", "gpipe", "-P", "4096", "-M", "1", "--cost", f"F={BIG},B={BIG}"],
+     lambda: ppsim.simulate("gpipe", P=4096, M=1, costs={"F": BIG, "B": BIG})),
+    (["compare", "-s", "gpipe,1f1b", "-P", "4096", "-M", "1", "--cost", f"F={BIG},B={BIG}"],
+     lambda: ppsim.compare(["gpipe", "1f1b"], P=4096, M=1, costs={"F": BIG, "B": BIG})),
+    (["simulate", "--schedule-file", HERE], lambda: ppsim.simulate(schedule_file=HERE)),
+    (["simulate", "--cost-file", HERE], lambda: ppsim.simulate(cost_file=HERE)),
+    (["check", HERE], lambda: ppsim.check(HERE)),
+    (["check", "/dev/zero"], lambda: ppsim.check("/dev/zero")),
 ]
 
 
@@ -67,3 +79,17 @@ def test_missing_rank():
 def test_wrong_argument_type_is_a_type_error():
     with pytest.raises(TypeError):
         ppsim.simulate(42)
+
+
+def test_claim_nested_too_deep_is_the_cli_parse_error():
+    scene = 'P = 4\nM = 6\n[[run]]\nname = "A"\nschedule = "gpipe"\n[[claim]]\ncheck = "' + "(" * 10000 + "P" + ")" * 10000 + ' == 4"\n'
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "deep.toml")
+        with open(path, "w") as f:
+            f.write(scene)
+        code, _, err = run_cli("check", path)
+        with pytest.raises(ppsim.Error) as e:
+            ppsim.check(path)
+    assert e.value.code == code == 7
+    assert "ppsim: " + str(e.value) + "\n" == err
+    assert "nests deeper than 256 levels" in str(e.value)
