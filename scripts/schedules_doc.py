@@ -45,7 +45,8 @@ each formula over a grid of sizes and costs, inside its assumptions; this
 page says what happens outside them. tests/core/conformance_orders_test.cc
 checks every order in tests/data/pytorch_orders_public.json op
 for op; tests/core/megatron_orders_test.cc and vshape_orders_test.cc check
-Megatron's and the Zero Bubble team's orders in tests/data/peers_public.json.
+Megatron's and the Zero Bubble team's orders in tests/data/peers_public.json
+(combined_1f1b_test.cc the combined F&B order).
 
 Split-backward schedules (zb-*, zbv, v-half, v-min, dualpipe*) run B = the input-gradient
 pass and W = the weight-gradient pass; DualPipe's other backwards are *full*
@@ -82,6 +83,35 @@ Megatron accepts (tests/core/megatron_orders_test.cc), e.g. M = 9, g = 5:''',
         [('bubble ratio', '(P−1)/(v·M) = 0.1875', lambda j, s, m: j['bubble_ratio']),
          ('same, -M 9 --group 5', '(P−1)/(v·M) = 0.1667', lambda j, s, m: '%.4f' % stats(['-s', 'interleaved', '-P', '4', '-M', '9', '--chunks', '2', '--group', '5'])[0]['bubble_ratio']),
          ('peak activations per device', '—', peak)])
+section('combined-1f1b', '''Megatron-LM's combined 1F1B (`overlap_moe_expert_parallel_comm`:
+schedules.py's interleaved schedule calling `combined_1f1b.py` for every
+step, used to hide MoE expert-parallel all-to-all behind the other
+microbatch's compute). The order is interleaved's with `--group g` (default
+P), but device d runs one more warm-up forward, (v−1)·g + 2(P−1−d) + 1 (capped
+at v·M), "so that the forward and backward computations are independent in
+all 1f1b steps"; each steady step is then one overlapped call `F3+b0`, an
+(F;B) pair whose backward is Megatron's full backward_step (the pair costs
+F+B, or `--cost FB=…`). Warm-up forwards and cool-down backwards run alone.
+With P = 1 it is `combined_1f1b_schedule_for_no_pipelining`: F0, (F1;B0), …,
+B(M−1). Megatron's checks apply (exit 5, with its reason): v ≥ 2 when P > 1
+(with EP A2A overlap, virtual_pipeline_model_parallel_size must be
+specified), v = 1 when P = 1, and interleaved's group rules.
+
+At F+B per pair the makespan and bubble are interleaved's, (vM+P−1)(F+B)
+and (P−1)/(vM), for every group Megatron accepts and any F, B; the extra
+warm-up forward costs memory instead: device d holds min((v−1)·g + 2(P−1−d)
++ 2, vM) chunk sets (allocator view), one more than interleaved on all but
+saturated devices. A pair that overlaps better (FB < F+B) shortens the
+steady state; ppsim then measures it and gives no formula.
+tests/core/combined_1f1b_test.cc checks both public Megatron orders op for
+op, these forms over P 2–8, v 2–3 and every accepted group, and the
+refusals.''',
+        ['-s', 'combined-1f1b', '-P', '4', '-M', '8', '--chunks', '2'],
+        [('makespan', 'interleaved\'s (vM+P−1)(F+B) = 38', lambda j, s, m: j['makespan']),
+         ('bubble ratio', 'interleaved\'s (P−1)/(v·M) = 0.1875', lambda j, s, m: j['bubble_ratio']),
+         ('peak activations per device', '— (ppsim\'s form min((v−1)g+2(P−1−d)+2, vM) = 12 10 8 6)', peak),
+         ('interleaved, same size', 'one less: 11 9 7 5', lambda j, s, m: ' '.join(map(str, stats(['-s', 'interleaved', '-P', '4', '-M', '8', '--chunks', '2'])[0]['peak_activations_per_device']))),
+         ('same, `--cost F=1,B=1,FB=1` (pair fully overlapped)', '—', lambda j, s, m: stats(['-s', 'combined-1f1b', '-P', '4', '-M', '8', '--chunks', '2', '--cost', 'F=1,B=1,FB=1'])[0]['makespan'])])
 section('looped-bfs', '''Looped BFS (PyTorch ScheduleLoopedBFS): each chunk's forwards for all
 microbatches, then its backwards. No published closed form; it holds every
 microbatch of every chunk, like GPipe.''',
@@ -161,7 +191,15 @@ It differs from "1/2" at small P: the ratio is 1/2 + 1/P for even P (3/4 at
 P = 4, 5/8 at P = 8) and reaches 1/2 only as P grows. Other devices may hold
 one chunk set less. The bubble rates in the table are the authors' rough
 ~P/M-style figures; measured at P = 8, M = 64, V-Half's is 0.43 of 1F1B's
-(not 1/2) and below its ~P/(2M).''',
+(not 1/2) and below its ~P/(2M).
+
+Size limits (V-Half and V-Min): the greedy squeeze re-counts a device's
+memory for every move it tries, so its time grows faster than P·M. ppsim
+refuses P > 256 or P·M > 262144 before allocating (exit 6, naming the
+limit). Measured at the limits on the 2-core development machine: P = 256,
+M = 1024 takes 6.2 s of CPU (V-Min 3.2 s) and 68 MB; P = 4, M = 65536
+takes 1.1 s. Beyond them it grew to 13 s at P = 1024, M = 256 and 44 s at
+P = 4096, M = 64.''',
         ['-s', 'v-half', '-P', '4', '-M', '8'], rows)
 rows = vshape_rows('v-min', '2⌊(P+4)/3⌋', lambda P: (P + 4) // 3, '1/3')
 rows[-2] = (rows[-2][0], '~2P/(3M) = 0.0833', rows[-2][2])

@@ -41,6 +41,7 @@ Result<Schedule> Generate(std::string_view name, Problem& problem);
 Result<Schedule> GenerateGPipe(const Problem& problem);
 Result<Schedule> Generate1F1B(const Problem& problem);
 Result<Schedule> GenerateInterleaved(const Problem& problem);
+Result<Schedule> GenerateCombined1F1B(const Problem& problem);
 Result<Schedule> GenerateLoopedBFS(const Problem& problem);
 Result<Schedule> GenerateZBH1(const Problem& problem);
 Result<Schedule> GenerateZBH2(const Problem& problem);

@@ -55,6 +55,29 @@ void PredictVShape(const std::string& schedule, const Problem& p, Prediction& ou
   out.peak_max_formula = half ? "2⌊(P+2)/2⌋" : "2⌊(P+4)/3⌋";
 }
 
+// Megatron's combined 1F1B runs interleaved's order with one more warm-up
+// forward and its steady F and B as one pair costing F+B, so the makespan and
+// bubble are interleaved's (Narayanan et al.), and device d holds its
+// W = (v-1)·g + 2(P-1-d) + 1 warm-up forwards plus the pair's: min(W+1, vM)
+// chunk sets, allocator view (tests/core/combined_1f1b_test.cc checks both
+// for every group Megatron accepts).
+void PredictCombined(const std::string& schedule, const Problem& p, Prediction& out) {
+  if (schedule != "combined-1f1b" || !p.costs.fb.empty()) return;
+  const Tick fb = p.costs.f[0] + p.costs.b[0];
+  const std::int64_t chunks = std::int64_t{p.v} * p.M;
+  out.makespan = (chunks + p.P - 1) * fb;
+  out.makespan_formula = "(vM+P-1)(F+B) per chunk";
+  out.bubble_ratio = Ratio::Of(p.P - 1, chunks);
+  out.bubble_formula = "(P-1)/(vM)";
+  if (p.hold != HoldMode::kResident) return;
+  const int group = p.group != 0 ? p.group : p.P;
+  std::vector<std::int64_t> peaks(p.P);
+  for (int d = 0; d < p.P; ++d)
+    peaks[d] = std::min<std::int64_t>(std::int64_t{p.v - 1} * group + 2 * (p.P - 1 - d) + 2, chunks);
+  out.peak_per_device = peaks;
+  out.peak_formula = "min((v-1)g+2(P-1-d)+2, vM)";
+}
+
 }  // namespace
 
 Ratio Ratio::Of(std::int64_t num, std::int64_t den) {
@@ -101,6 +124,7 @@ Prediction Predict(const std::string& schedule, const Problem& p) {
     out.bubble_formula = "(P-1)/(vM)";
   }
   PredictVShape(schedule, p, out);
+  PredictCombined(schedule, p, out);
   return out;
 }
 

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "core/interleaved_order.h"
+#include "core/vshape_greedy.h"
 
 namespace ppsim {
 namespace {
@@ -23,6 +24,25 @@ Error CheckInterleaved(const Problem& p) {
                     " (use M a multiple of P, e.g. " + std::to_string(rounds * p.P) + ")");
   return Ok();
 }
+
+Error CheckCombined1F1B(const Problem& p) {
+  if (p.P == 1) {  // Megatron runs forward_backward_no_pipelining: no chunks, no groups
+    if (p.v != 1)
+      return Fail(ErrorCode::kPrecondition,
+                  "combined-1f1b with P = 1 runs Megatron's schedule without pipelining, which does not support "
+                  "model chunking; got --chunks " + std::to_string(p.v) + " (use --chunks 1)");
+    return Ok();
+  }
+  if (p.v < 2)
+    return Fail(ErrorCode::kPrecondition,
+                "combined-1f1b needs --chunks ≥ 2 when P > 1 (Megatron: if enabling EP A2A overlap, "
+                "virtual_pipeline_model_parallel_size must be specified when pipeline_model_parallel_size > 1); "
+                "got --chunks " + std::to_string(p.v));
+  return CheckMegatronGroup(p, "combined-1f1b");
+}
+
+Error CheckVHalf(const Problem& p) { return CheckVShapeGreedySize(p, "v-half"); }
+Error CheckVMin(const Problem& p) { return CheckVShapeGreedySize(p, "v-min"); }
 
 Error CheckZB1P(const Problem& p) {
   Error e = CheckInterleaved(p);
@@ -64,6 +84,11 @@ std::vector<GeneratorInfo> Registry() {
        "--chunks v ≥ 1; M divisible by max(1, M/P) (PyTorch's rounds); with --group g: P ≤ g ≤ M and M mod g = 0 "
        "or ≥ P (Megatron)",
        Placement::kLoop, 0, false, &GenerateInterleaved, &CheckInterleaved, true},
+      {"combined-1f1b",
+       "Megatron-LM's combined 1F1B (overlap_moe_expert_parallel_comm): interleaved with one more warm-up "
+       "forward, each steady step one overlapped (F;B) pair with a full backward",
+       "--chunks v ≥ 2 (v = 1 when P = 1); --group g (default P): P ≤ g ≤ M, M mod g = 0 or ≥ P (Megatron)",
+       Placement::kLoop, 0, false, &GenerateCombined1F1B, &CheckCombined1F1B, true},
       {"looped-bfs", "Looped BFS (PyTorch ScheduleLoopedBFS): each chunk's forwards for all microbatches, then backwards",
        "--chunks v ≥ 1", Placement::kLoop, 0, false, &GenerateLoopedBFS, &CheckNone},
       {"zb-h1",
@@ -82,11 +107,13 @@ std::vector<GeneratorInfo> Registry() {
       {"v-half",
        "V-Half (Qi et al. 2024, controllable memory): V-shape, B split from W, about half of 1F1B's activations; "
        "the Zero Bubble team's greedy order",
-       "exactly 2 chunks per device (V-shape); any M ≥ 1", Placement::kVShape, 2, true, &GenerateVHalf, &CheckNone},
+       "exactly 2 chunks per device (V-shape); any M ≥ 1; P ≤ 256 and P·M ≤ 262144 (the greedy's limits)",
+       Placement::kVShape, 2, true, &GenerateVHalf, &CheckVHalf},
       {"v-min",
        "V-Min (Qi et al. 2024, controllable memory): V-shape, B split from W, about a third of 1F1B's activations; "
        "the Zero Bubble team's greedy order",
-       "exactly 2 chunks per device (V-shape); any M ≥ 1", Placement::kVShape, 2, true, &GenerateVMin, &CheckNone},
+       "exactly 2 chunks per device (V-shape); any M ≥ 1; P ≤ 256 and P·M ≤ 262144 (the greedy's limits)",
+       Placement::kVShape, 2, true, &GenerateVMin, &CheckVMin},
       {"dualpipe",
        "DualPipe (DeepSeek-V3, dualpipe.py): two model copies in opposite directions, overlapped F&B pairs with a "
        "full backward (--cost FB=..., --no-overlap: F then B), B/W split only in warm-up and cool-down; 2x parameters",

@@ -174,6 +174,18 @@ std::vector<Slots> Reorder(std::vector<Slots> s, bool with_w, int M) {
 
 }  // namespace
 
+Error CheckVShapeGreedySize(const Problem& p, const std::string& schedule) {
+  const std::string why = " for the Zero Bubble team's greedy order (refused before allocating; docs/schedules.md)";
+  if (p.P > kMaxVShapeGreedyDevices)
+    return Fail(ErrorCode::kTooLarge, schedule + ": P = " + std::to_string(p.P) + " exceeds the limit " +
+                                          std::to_string(kMaxVShapeGreedyDevices) + why);
+  const std::int64_t cells = std::int64_t{p.P} * p.M;
+  if (cells > kMaxVShapeGreedyCells)
+    return Fail(ErrorCode::kTooLarge, schedule + ": P·M = " + std::to_string(cells) + " exceeds the limit " +
+                                          std::to_string(kMaxVShapeGreedyCells) + why);
+  return Error{ErrorCode::kOk, ""};
+}
+
 Schedule GreedyVShapeSchedule(const Problem& p, const VShapePattern& pattern) {
   const int P = p.P, M = p.M;
   std::vector<Slots> s(P, Slots(4));

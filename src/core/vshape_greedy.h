@@ -16,12 +16,25 @@
 #pragma once
 
 #include <array>
+#include <string>
 #include <vector>
 
+#include "ppsim/error.h"
 #include "ppsim/problem.h"
 #include "ppsim/schedule.h"
 
 namespace ppsim {
+
+// The greedy's size limits. Its squeeze re-counts a device's memory for each
+// move it tries, so its time grows faster than the ops (P·M) — about 6 s
+// of CPU at P = 256, M = 1024 — and it keeps every slot of every device in
+// memory (docs/schedules.md gives the measured figures). Larger sizes are
+// refused before allocating (exit 6).
+inline constexpr int kMaxVShapeGreedyDevices = 256;
+inline constexpr std::int64_t kMaxVShapeGreedyCells = std::int64_t{1} << 18;  // P·M
+
+// kOk, or a kTooLarge Error naming `schedule` and the limit it exceeds.
+Error CheckVShapeGreedySize(const Problem& p, const std::string& schedule);
 
 // pattern[d] = slots of microbatch 0's F, f, B, b on device d (size P).
 using VShapePattern = std::vector<std::array<int, 4>>;

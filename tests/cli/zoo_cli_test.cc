@@ -23,18 +23,27 @@ std::string TempFile(const std::string& name, const std::string& text) {
 TEST(ZooCli, ListNamesEveryScheduleWithItsPreconditions) {
   auto r = RunPpsim("list");
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  for (const char* name : {"gpipe", "1f1b", "interleaved", "looped-bfs", "zb-h1", "zb-h2", "zb1p", "zbv", "v-half",
+  for (const char* name : {"gpipe", "1f1b", "interleaved", "combined-1f1b", "looped-bfs", "zb-h1", "zb-h2", "zb1p", "zbv", "v-half",
                            "v-min", "dualpipe", "dualpipev"})
     EXPECT_NE(("\n" + r.out).find(std::string("\n") + name + " "), std::string::npos) << name << "\n" << r.out;
   EXPECT_NE(r.out.find("requires: even P; even M ≥ 2P"), std::string::npos) << r.out;
   r = RunPpsim("list --json");
   ASSERT_EQ(r.exit_code, 0);
   const auto j = nlohmann::json::parse(r.out);
-  ASSERT_EQ(j["schedules"].size(), 12u);
-  EXPECT_EQ(j["schedules"][7]["name"], "zbv");
-  EXPECT_EQ(j["schedules"][7]["placement"], "v-shape");
-  EXPECT_EQ(j["schedules"][7]["chunks"], 2);
-  EXPECT_EQ(j["schedules"][7]["split_backward"], true);
+  ASSERT_EQ(j["schedules"].size(), 13u);
+  EXPECT_EQ(j["schedules"][8]["name"], "zbv");
+  EXPECT_EQ(j["schedules"][8]["placement"], "v-shape");
+  EXPECT_EQ(j["schedules"][8]["chunks"], 2);
+  EXPECT_EQ(j["schedules"][8]["split_backward"], true);
+}
+
+TEST(ZooCli, VShapeGreedyRefusesPastItsLimit) {
+  auto r = RunPpsim("simulate --schedule v-min -P 8 -M 40000 --json");
+  EXPECT_EQ(r.exit_code, 6);
+  EXPECT_EQ(r.err,
+            "ppsim: v-min: P·M = 320000 exceeds the limit 262144 for the Zero Bubble team's greedy order (refused "
+            "before allocating; docs/schedules.md)\n");
+  EXPECT_TRUE(r.out.empty());
 }
 
 TEST(ZooCli, DualPipeNeedsEvenP) {

@@ -6,7 +6,6 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include <fstream>
 #include <map>
 #include <string>
 #include <vector>
@@ -18,11 +17,8 @@ namespace ppsim {
 namespace {
 
 TEST(Conformance, DeepSeekDualPipeOrdersPublic) {
-  std::ifstream in(std::string(PPSIM_TEST_DATA_DIR) + "/peers_public.json");
-  ASSERT_TRUE(in) << "cannot read the conformance file";
-  const nlohmann::json doc = nlohmann::json::parse(in);
   std::map<std::string, int> checked;
-  for (const nlohmann::json& e : doc.at("entries")) {
+  for (const nlohmann::json& e : testing::DataEntries("peers_public.json")) {
     const std::string source = e.at("source"), schedule = e.at("schedule");
     if (source.rfind("deepseek-ai/DualPipe ", 0) != 0) continue;
     const std::string name = schedule.rfind("DualPipeV ", 0) == 0 ? "dualpipev" : "dualpipe";
@@ -36,15 +32,7 @@ TEST(Conformance, DeepSeekDualPipeOrdersPublic) {
     ASSERT_TRUE(s.ok()) << label << ": " << s.error().message;
     ASSERT_EQ(CheckComplete(p, *s).code, ErrorCode::kOk) << label << ": " << CheckComplete(p, *s).message;
     EXPECT_EQ(p.v, e.at("v").get<int>()) << label;
-    const std::vector<int> placement = e.at("placement");
-    ASSERT_EQ(static_cast<int>(placement.size()), p.stages()) << label;
-    for (int st = 0; st < p.stages(); ++st) EXPECT_EQ(p.DeviceOf(st), placement[st]) << label << " stage " << st;
-    const auto& ranks = e.at("ranks");
-    ASSERT_EQ(static_cast<int>(ranks.size()), p.P) << label;
-    for (int d = 0; d < p.P; ++d) {
-      const std::string diff = testing::FirstDifference(testing::RecordedOrder(ranks[d]), testing::PeerOrder(*s, d));
-      EXPECT_EQ(diff, "") << label << ", device " << d << ": " << diff;
-    }
+    testing::ExpectRecordedOrders(e, p, *s, label);
     ++checked[label.substr(0, label.find(' ')) + (p.overlap ? "" : " --no-overlap")];
   }
   for (const char* what : {"dualpipe", "dualpipev", "dualpipev --no-overlap"}) EXPECT_GT(checked[what], 0) << what;

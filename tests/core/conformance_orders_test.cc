@@ -8,7 +8,6 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include <fstream>
 #include <map>
 #include <string>
 #include <vector>
@@ -29,12 +28,10 @@ const std::map<std::string, std::string>& PyTorchNames() {
 }
 
 TEST(Conformance, PyTorchOrdersPublic) {
-  std::ifstream in(std::string(PPSIM_TEST_DATA_DIR) + "/pytorch_orders_public.json");
-  ASSERT_TRUE(in) << "cannot read the conformance file";
-  const nlohmann::json doc = nlohmann::json::parse(in);
-  ASSERT_GT(doc.at("entries").size(), 0u);
+  const std::vector<nlohmann::json> entries = testing::DataEntries("pytorch_orders_public.json");
+  ASSERT_GT(entries.size(), 0u);
   std::map<std::string, int> checked;
-  for (const nlohmann::json& e : doc.at("entries")) {
+  for (const nlohmann::json& e : entries) {
     const std::string pytorch = e.at("schedule");
     ASSERT_TRUE(PyTorchNames().count(pytorch)) << "no ppsim schedule for " << pytorch;
     const std::string name = PyTorchNames().at(pytorch);
@@ -47,15 +44,7 @@ TEST(Conformance, PyTorchOrdersPublic) {
     Result<Schedule> s = Generate(name, p);
     ASSERT_TRUE(s.ok()) << label << ": " << s.error().message;
     ASSERT_EQ(CheckComplete(p, *s).code, ErrorCode::kOk) << label << ": " << CheckComplete(p, *s).message;
-    const std::vector<int> stage_to_rank = e.at("stage_to_rank");
-    ASSERT_EQ(static_cast<int>(stage_to_rank.size()), p.stages()) << label;
-    for (int st = 0; st < p.stages(); ++st) EXPECT_EQ(p.DeviceOf(st), stage_to_rank[st]) << label << " stage " << st;
-    const auto& ranks = e.at("ranks");
-    ASSERT_EQ(static_cast<int>(ranks.size()), p.P) << label;
-    for (int d = 0; d < p.P; ++d) {
-      const std::string diff = testing::FirstDifference(testing::RecordedOrder(ranks[d]), testing::PeerOrder(*s, d));
-      EXPECT_EQ(diff, "") << label << ", device " << d << ": " << diff;
-    }
+    testing::ExpectRecordedOrders(e, p, *s, label, "stage_to_rank");
     ++checked[name];
   }
   // The public file covers these five; a new entry with a known name is checked too.

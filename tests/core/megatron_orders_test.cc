@@ -6,7 +6,7 @@
 
 #include <algorithm>
 
-#include "core/peer_order_compare.h"
+#include "core/peer_order.h"
 #include "ppsim/generators.h"
 #include "ppsim/metrics.h"
 #include "ppsim/placement.h"
@@ -36,19 +36,14 @@ bool MegatronAccepts(int P, int M, int g) { return g >= P && g <= M && (M % g ==
 // it, unless `exact`).
 void ExpectPeerOrders(const std::string& peer, const std::string& name, bool exact) {
   int compared = 0;
-  for (const nlohmann::json& e : peers::Entries(peer)) {
+  for (const nlohmann::json& e : testing::PeerEntries(peer)) {
     if (exact && e.at("schedule") != peer) continue;
     Problem p = Sized(e.at("P"), e.at("M"), e.at("v"), e.at("microbatch_group_size_per_vp_stage"));
     const std::string label = Label(name, p);
     Result<Schedule> s = Generate(name, p);
     ASSERT_TRUE(s.ok()) << label << ": " << s.error().message;
     ASSERT_EQ(CheckComplete(p, *s).code, ErrorCode::kOk) << label;
-    const std::vector<int> placement = e.at("placement");
-    for (int st = 0; st < p.stages(); ++st) EXPECT_EQ(p.DeviceOf(st), placement[st]) << label << " stage " << st;
-    ASSERT_EQ(e.at("ranks").size(), static_cast<size_t>(p.P)) << label;
-    for (int d = 0; d < p.P; ++d)
-      EXPECT_EQ(peers::FirstDifference(peers::Theirs(e.at("ranks")[d], false), peers::Ours(*s, d)), "")
-          << label << ", device " << d;
+    testing::ExpectRecordedOrders(e, p, *s, label);
     ++compared;
   }
   EXPECT_GT(compared, 0) << peer;

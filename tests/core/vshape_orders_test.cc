@@ -5,7 +5,7 @@
 
 #include <algorithm>
 
-#include "core/peer_order_compare.h"
+#include "core/peer_order.h"
 #include "ppsim/closed_forms.h"
 #include "ppsim/generators.h"
 #include "ppsim/metrics.h"
@@ -15,7 +15,7 @@ namespace ppsim {
 namespace {
 
 void ExpectPeerOrders(const std::string& peer, const std::string& name) {
-  const std::vector<nlohmann::json> entries = peers::Entries(peer);
+  const std::vector<nlohmann::json> entries = testing::PeerEntries(peer);
   ASSERT_FALSE(entries.empty()) << "no public entry for " << peer;
   int compared = 0;
   for (const nlohmann::json& e : entries) {
@@ -28,12 +28,7 @@ void ExpectPeerOrders(const std::string& peer, const std::string& name) {
     Result<Schedule> s = Generate(name, p);
     ASSERT_TRUE(s.ok()) << label << ": " << s.error().message;
     ASSERT_EQ(CheckComplete(p, *s).code, ErrorCode::kOk) << label;
-    const std::vector<int> placement = e.at("placement");
-    for (int st = 0; st < p.stages(); ++st) EXPECT_EQ(p.DeviceOf(st), placement[st]) << label << " stage " << st;
-    ASSERT_EQ(e.at("ranks").size(), static_cast<size_t>(p.P)) << label;
-    for (int d = 0; d < p.P; ++d)
-      EXPECT_EQ(peers::FirstDifference(peers::Theirs(e.at("ranks")[d], true), peers::Ours(*s, d)), "")
-          << label << ", device " << d;
+    testing::ExpectRecordedOrders(e, p, *s, label);
   }
   EXPECT_GT(compared, 0) << peer;
 }
@@ -68,6 +63,32 @@ TEST(VShapeOrders, FullestDeviceHoldsThePapersMemory) {
         }
       }
   EXPECT_GT(checked, 200);
+}
+
+// The greedy's time grows faster than P·M: beyond its limits a size is
+// refused before anything is allocated, with the limit named (exit 6).
+TEST(VShapeOrders, RefusesSizesBeyondTheGreedysLimits) {
+  for (const char* name : {"v-half", "v-min"}) {
+    Problem p;
+    p.P = 4;
+    p.M = 65537;  // P·M = 262148
+    Result<Schedule> s = Generate(name, p);
+    ASSERT_FALSE(s.ok()) << name;
+    EXPECT_EQ(s.error().code, ErrorCode::kTooLarge) << name;
+    EXPECT_EQ(s.error().message, std::string(name) +
+                                     ": P·M = 262148 exceeds the limit 262144 for the Zero Bubble team's greedy order "
+                                     "(refused before allocating; docs/schedules.md)");
+    p.P = 257;
+    p.M = 4;
+    s = Generate(name, p);
+    ASSERT_FALSE(s.ok()) << name;
+    EXPECT_EQ(s.error().code, ErrorCode::kTooLarge) << name;
+    EXPECT_NE(s.error().message.find("P = 257 exceeds the limit 256"), std::string::npos) << s.error().message;
+  }
+  Problem p;  // the same sizes stay open to schedules without the greedy
+  p.P = 4;
+  p.M = 65537;
+  EXPECT_TRUE(Generate("zbv", p).ok());
 }
 
 }  // namespace

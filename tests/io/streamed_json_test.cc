@@ -42,6 +42,7 @@ TEST(StreamedJson, SameBytesAsTheTreeForEverySchedule) {
       Problem p;
       p.P = 4;
       p.M = 8;
+      p.v = g.name == "combined-1f1b" ? 2 : 1;  // Megatron: chunks ≥ 2 when P > 1
       if (variant >= 1) {
         p.costs.f = {3};
         p.costs.b = {5};

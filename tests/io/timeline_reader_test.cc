@@ -27,6 +27,7 @@ TEST(TimelineReader, ReadsBackEveryOpSimulateWrites) {
     Problem p;
     p.P = 4;
     p.M = 8;
+    p.v = g.name == "combined-1f1b" ? 2 : 1;  // Megatron: chunks ≥ 2 when P > 1
     p.comm = 1;
     Result<Timeline> t = Simulate(g.name, p);
     ASSERT_TRUE(t.ok()) << g.name;
