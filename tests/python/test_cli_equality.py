@@ -14,6 +14,7 @@ PROBLEMS = [
     (["-P", "4", "-M", "8"], dict(P=4, M=8)),
     (["-P", "2", "-M", "4", "--cost", "F=2,B=3,W=1", "--comm", "1"], dict(P=2, M=4, costs={"F": 2, "B": 3, "W": 1}, comm=1)),
     (["-P", "4", "-M", "8", "--cost", "F=3:1:1:2", "--hold", "resident"], dict(P=4, M=8, costs={"F": [3, 1, 1, 2]}, hold="resident")),
+    (["-P", "4", "-M", "8", "--chunks", "2", "--cost", "F=2,B=3"], dict(P=4, M=8, chunks=2, costs={"F": 2, "B": 3})),
 ]
 
 
@@ -42,7 +43,8 @@ def test_to_json_is_the_cli_json(schedule, flags, kwargs):
 def test_every_schedule_runs_at_p4_m8():
     # The equality above is not vacuous: at P=4, M=8 every schedule simulates.
     for name in SCHEDULES:
-        assert ppsim.simulate(name, P=4, M=8).makespan > 0
+        chunks = 2 if name == "combined-1f1b" else 1  # Megatron: chunks >= 2 when P > 1
+        assert ppsim.simulate(name, P=4, M=8, chunks=chunks).makespan > 0
 
 
 def test_compare_is_the_cli_compare():
