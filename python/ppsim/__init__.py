@@ -26,10 +26,12 @@ _ppsim._set_error_type(Error)
 from ._ppsim import (  # noqa: E402
     CheckResult,
     Comparison,
+    RenderResult,
     Timeline,
     check,
     compare,
     list_schedules,
+    render,
     simulate,
     simulate_pytorch,
 )
@@ -38,10 +40,12 @@ __all__ = [
     "CheckResult",
     "Comparison",
     "Error",
+    "RenderResult",
     "Timeline",
     "check",
     "compare",
     "list_schedules",
+    "render",
     "simulate",
     "simulate_pytorch",
 ]

@@ -11,4 +11,5 @@ PYBIND11_MODULE(_ppsim, m) {
   ppsim::py::BindSimulate(m);
   ppsim::py::BindComparison(m);
   ppsim::py::BindCheck(m);
+  ppsim::py::BindRender(m);
 }

@@ -1,0 +1,65 @@
+// Rendering a scene: load it, simulate its runs, check its claims, fill its
+// words from the runs, and draw it into one or more files. `ppsim render` and
+// Python's `ppsim.render` are this function and nothing else.
+//
+// A picture of something false is never produced: when a claim does not
+// hold, nothing is written, and the error lists the false claims. Outputs are
+// all-or-none: every file is drawn into a temporary beside it first, and only
+// when all of them are drawn are they moved into place.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "ppsim/error.h"
+#include "ppsim/op.h"
+#include "ppsim/scene.h"
+
+namespace ppsim {
+
+struct SceneRenderOptions {
+  std::vector<std::string> outputs;  // paths; "-" (alone) is stdout
+  std::string format;                // with one output: overrides its extension ("text", "svg", ...)
+  std::optional<std::pair<int, int>> size;  // else the scene's [render] size, else 1920x1080
+  int fps = 0;                       // 0: the scene's [render] fps, else 30
+  int display_width = 0;             // 0: the scene's [render] display_width, else the format's default
+  int text_columns = 0;              // text: columns (0: 100)
+  std::optional<Tick> at_tick;       // still formats: this tick instead of the final frame
+  bool animated = false;             // .svg: SMIL animation
+  bool progress = false;             // videos: a progress line on stderr
+  bool text_color = false;           // text: ANSI colours
+};
+
+struct RenderedOutput {
+  std::string path;  // as given ("-" for stdout)
+  int width = 0;
+  int height = 0;
+  Tick ticks = 0;    // the last tick drawn
+  bool video = false;
+  int fps = 0;           // videos only
+  double seconds = 0;    // videos only
+};
+
+struct SceneRenderReport {
+  std::vector<RenderedOutput> outputs;
+  std::vector<RunResult> runs;
+  std::vector<std::string> closing;  // the closing lines, filled from the runs
+};
+
+// "1920x1080" -> (1920, 1080); `field` names the value in the error.
+Result<std::pair<int, int>> ParseFrameSize(const std::string& text, const std::string& field);
+
+// Errors name fields ("fps", "display_width", "text_columns", "at_tick",
+// "outputs"), not flags. When claims are false the error is kClaimFalse and,
+// if `false_claims` is given, it receives one line per false claim
+// ("scene.toml:7: <explanation>").
+Result<SceneRenderReport> RenderScene(const std::string& scene_path, const std::vector<std::string>& overrides,
+                                      const SceneRenderOptions& options,
+                                      std::vector<std::string>* false_claims = nullptr);
+
+// `ppsim render --json`: {"outputs": [...], "runs": [...], "closing": [...]}.
+std::string SceneRenderJson(const SceneRenderReport& report);
+
+}  // namespace ppsim

@@ -1,0 +1,227 @@
+// RenderScene: load → simulate → check claims → fill words → stage every
+// output → draw each → commit all. See include/ppsim/scene/render_scene.h.
+#include "ppsim/scene/render_scene.h"
+
+#include <cstdio>
+#include <nlohmann/json.hpp>
+#include <tuple>
+
+#include "ppsim/atomic_file.h"
+#include "ppsim/claim_template.h"
+#include "ppsim/render/pacing.h"
+#include "ppsim/render/render.h"
+
+namespace ppsim {
+namespace {
+
+Error RangeError(const std::string& field, long long value, const char* range) {
+  return Fail(ErrorCode::kInvalidValue, field + " " + std::to_string(value) + " is outside " + range);
+}
+
+Error CheckOptions(const SceneRenderOptions& o) {
+  if (o.fps != 0 && (o.fps < 1 || o.fps > 240)) return RangeError("fps", o.fps, "1..240");
+  if (o.display_width != 0 && (o.display_width < 16 || o.display_width > 16384)) {
+    return RangeError("display_width", o.display_width, "16..16384");
+  }
+  if (o.text_columns != 0 && (o.text_columns < 20 || o.text_columns > 100000)) {
+    return Fail(ErrorCode::kInvalidValue,
+                "width " + std::to_string(o.text_columns) + " is outside 20..100000 (text columns)");
+  }
+  if (o.size) {
+    auto [w, h] = *o.size;
+    if (w < 16 || h < 16 || w > 16384 || h > 16384) {
+      return Fail(ErrorCode::kInvalidValue, "size " + std::to_string(w) + "x" + std::to_string(h) +
+                                                " is outside 16..16384 on a side");
+    }
+  }
+  if (o.outputs.empty()) {
+    return Fail(ErrorCode::kUsage, "say where to write: an output (.mp4 .webm .gif .svg .png .html, or - with format text)");
+  }
+  return Error{ErrorCode::kOk, ""};
+}
+
+Result<std::string> Fill(const std::string& tmpl, const std::vector<RunResult>& runs, const Scene& scene,
+                         const std::string& what) {
+  Result<std::string> s = FillTemplate(tmpl, runs, scene.params);
+  if (!s) return Fail(s.error().code, scene.path + ": " + what + ": " + s.error().message);
+  return s;
+}
+
+// The words of the scene, filled from its runs.
+Error FillWords(const Scene& scene, const std::vector<RunResult>& runs, render::LayoutInput* input) {
+  for (auto [tmpl, dest, what] : {std::tuple{&scene.title, &input->title, "title"},
+                                  std::tuple{&scene.subtitle, &input->subtitle, "subtitle"}}) {
+    Result<std::string> s = Fill(*tmpl, runs, scene, what);
+    if (!s) return s.error();
+    *dest = *s;
+  }
+  for (const RunResult& r : runs) {
+    Result<std::string> caption = Fill(r.caption, runs, scene, "run " + r.name + ": caption");
+    if (!caption) return caption.error();
+    input->runs.push_back({r.name, *caption, &r.timeline, &r.metrics});
+  }
+  for (size_t i = 0; i < scene.closing.size(); ++i) {
+    Result<std::string> line = Fill(scene.closing[i], runs, scene, "closing line " + std::to_string(i + 1));
+    if (!line) return line.error();
+    input->closing.push_back(*line);
+  }
+  return Error{ErrorCode::kOk, ""};
+}
+
+std::string Replace(std::string s, const std::string& from, const std::string& to) {
+  for (size_t at = s.find(from); !from.empty() && at != std::string::npos; at = s.find(from, at + to.size()))
+    s.replace(at, from.size(), to);
+  return s;
+}
+
+// Temporaries, one per output file ("" for stdout), created before any
+// drawing so that an unwritable output fails first; discarded unless
+// committed.
+class StagedOutputs {
+ public:
+  ~StagedOutputs() {
+    for (const std::string& tmp : tmps_)
+      if (!tmp.empty()) DiscardStaged(tmp);
+  }
+  Error Stage(const std::vector<std::string>& outputs) {
+    for (const std::string& path : outputs) {
+      Result<std::string> tmp = path == "-" ? Result<std::string>(std::string()) : StageOutput(path);
+      if (!tmp) return tmp.error();
+      tmps_.push_back(*tmp);
+    }
+    return Error{ErrorCode::kOk, ""};
+  }
+  const std::string& operator[](size_t i) const { return tmps_[i]; }
+  Error CommitAll(const std::vector<std::string>& outputs) {
+    for (size_t i = 0; i < outputs.size(); ++i) {
+      if (tmps_[i].empty()) continue;
+      Error e = CommitStaged(tmps_[i], outputs[i]);
+      tmps_[i].clear();
+      if (e.code != ErrorCode::kOk) return e;
+    }
+    return Error{ErrorCode::kOk, ""};
+  }
+
+ private:
+  std::vector<std::string> tmps_;
+};
+
+}  // namespace
+
+Result<std::pair<int, int>> ParseFrameSize(const std::string& text, const std::string& field) {
+  int w = 0, h = 0;
+  char x = 0, extra = 0;
+  if (std::sscanf(text.c_str(), "%d%c%d%c", &w, &x, &h, &extra) != 3 || (x != 'x' && x != 'X') || w < 16 ||
+      h < 16 || w > 16384 || h > 16384) {
+    return Fail(ErrorCode::kInvalidValue,
+                field + " \"" + text + "\" must be WIDTHxHEIGHT, each 16..16384 (e.g. 1920x1080)");
+  }
+  return std::make_pair(w, h);
+}
+
+Result<SceneRenderReport> RenderScene(const std::string& scene_path, const std::vector<std::string>& overrides,
+                                      const SceneRenderOptions& o, std::vector<std::string>* false_claims) {
+  if (Error e = CheckOptions(o); e.code != ErrorCode::kOk) return e;
+  // Every output's format is known before any work is done.
+  std::vector<render::OutputFormat> formats;
+  for (const std::string& out : o.outputs) {
+    Result<render::OutputFormat> f = render::FormatFor(out, o.outputs.size() == 1 ? o.format : "");
+    if (!f) return f.error();
+    if (o.at_tick && render::IsVideo(*f)) {
+      return Fail(ErrorCode::kUsage, "at_tick picks one frame: use it with .png, .svg, .html or text");
+    }
+    formats.push_back(*f);
+  }
+
+  Result<Scene> scene = LoadScene(scene_path, overrides);
+  if (!scene) return scene.error();
+  SceneRenderReport report;
+  Result<std::vector<RunResult>> runs = SimulateScene(*scene);
+  if (!runs) return runs.error();
+  report.runs = std::move(*runs);
+
+  // Claims first: a picture of something false is never produced.
+  Result<std::vector<ClaimResult>> claims = CheckSceneClaims(*scene, report.runs);
+  if (!claims) return claims.error();
+  if (!AllHold(*claims)) {
+    size_t failed = 0;
+    for (size_t i = 0; i < claims->size(); ++i) {
+      if ((*claims)[i].holds) continue;
+      ++failed;
+      if (false_claims) {
+        false_claims->push_back(scene_path + ":" + std::to_string(scene->claims[i].pos.line) + ": " +
+                                (*claims)[i].Explain());
+      }
+    }
+    return Fail(ErrorCode::kClaimFalse,
+                std::to_string(failed) + " claim(s) false in " + scene_path + ": nothing rendered");
+  }
+
+  render::LayoutInput input;
+  if (Error e = FillWords(*scene, report.runs, &input); e.code != ErrorCode::kOk) return e;
+  report.closing = input.closing;
+
+  // Size and pace: the options, else the scene's [render] table (checked when
+  // it was loaded), else 1920x1080 at 30 fps.
+  const std::pair<int, int> size =
+      o.size.value_or(std::make_pair(scene->render.width.value_or(1920), scene->render.height.value_or(1080)));
+  const int fps = o.fps != 0 ? o.fps : scene->render.fps.value_or(30);
+  const int display_width = o.display_width != 0 ? o.display_width : scene->render.display_width.value_or(0);
+
+  StagedOutputs staged;
+  if (Error e = staged.Stage(o.outputs); e.code != ErrorCode::kOk) return e;
+  for (size_t i = 0; i < o.outputs.size(); ++i) {
+    render::RenderOptions ro;
+    ro.format = formats[i];
+    ro.fps = fps;
+    ro.at_tick = o.at_tick;
+    ro.animated = o.animated;
+    ro.display_width = display_width;
+    ro.text_columns = o.text_columns;
+    ro.text_color = o.text_color && o.outputs[i] == "-";
+    ro.progress = o.progress && render::IsVideo(formats[i]);
+    input.width = size.first;
+    input.height = size.second;
+    if (render::IsVideo(formats[i])) {  // yuv420p needs even sizes
+      input.width += input.width % 2;
+      input.height += input.height % 2;
+    }
+    const std::string& into = staged[i].empty() ? o.outputs[i] : staged[i];
+    Result<render::DisplayList> list = render::RenderToFile(input, into, ro);
+    if (!list) return Fail(list.error().code, Replace(list.error().message, into, DisplayPath(o.outputs[i])));
+    RenderedOutput out;
+    out.path = o.outputs[i];
+    out.width = list->width;
+    out.height = list->height;
+    out.ticks = list->last_tick;
+    out.video = render::IsVideo(formats[i]);
+    if (out.video) {
+      out.fps = fps;
+      out.seconds = static_cast<double>(render::PaceFor(list->last_tick, fps).TotalFrames(list->last_tick)) / fps;
+    }
+    report.outputs.push_back(out);
+  }
+  if (Error e = staged.CommitAll(o.outputs); e.code != ErrorCode::kOk) return e;
+  return report;
+}
+
+std::string SceneRenderJson(const SceneRenderReport& report) {
+  nlohmann::json outputs = nlohmann::json::array();
+  for (const RenderedOutput& o : report.outputs) {
+    nlohmann::json out = {{"path", DisplayPath(o.path)}, {"width", o.width}, {"height", o.height}, {"ticks", o.ticks}};
+    if (o.video) {
+      out["fps"] = o.fps;
+      out["seconds"] = o.seconds;
+    }
+    outputs.push_back(out);
+  }
+  nlohmann::json runs = nlohmann::json::array();
+  for (const RunResult& r : report.runs) {
+    runs.push_back({{"name", r.name}, {"makespan", r.metrics.makespan}, {"idle", r.metrics.idle},
+                    {"busy", r.metrics.busy}, {"peak_activations", r.metrics.peak_activations}});
+  }
+  const nlohmann::json j = {{"outputs", outputs}, {"runs", runs}, {"closing", report.closing}};
+  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+}  // namespace ppsim
