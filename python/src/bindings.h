@@ -10,5 +10,6 @@ void BindTimeline(pybind11::module_& m);     // timeline_py.cc
 void BindComparison(pybind11::module_& m);   // comparison_py.cc
 void BindCheck(pybind11::module_& m);        // check_py.cc
 void BindRender(pybind11::module_& m);       // render_py.cc
+void BindSearch(pybind11::module_& m);       // search_py.cc
 
 }  // namespace ppsim::py

@@ -12,4 +12,5 @@ PYBIND11_MODULE(_ppsim, m) {
   ppsim::py::BindComparison(m);
   ppsim::py::BindCheck(m);
   ppsim::py::BindRender(m);
+  ppsim::py::BindSearch(m);
 }

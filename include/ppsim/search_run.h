@@ -1,0 +1,56 @@
+// `ppsim search` as one library call, shared by the CLI and Python's
+// ppsim.search(): the request as the user states it (the CLI's flags, in
+// text, checked here so that both front ends report a bad value with the
+// same line and exit code), the search itself (core's Search), and what is
+// printed of its result: the summary line and the --json object.
+#pragma once
+
+#include <functional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "ppsim/error.h"
+#include "ppsim/metrics.h"
+#include "ppsim/problem_options.h"
+#include "ppsim/search.h"
+
+namespace ppsim {
+
+struct SearchRequest {
+  ProblemOptions problem;          // -P, -M, --chunks, --cost, --comm, --cost-file, --memory-limit, ...
+  std::string placement = "loop";  // "loop" or "vshape"
+  bool chunks_given = false;       // false: vshape runs 2 chunks per device
+  std::string max_activations;     // stage-sets per device; "" = not given (then --memory-limit is the budget)
+  std::string time_limit = "2";    // seconds, > 0
+  std::string seed = "1";          // 0 .. 2^31-1
+};
+
+struct SearchRun {
+  SearchResult result;
+  Metrics metrics;  // of result.timeline
+};
+
+// Checks the request (kInvalidValue naming the flag, kPrecondition for a
+// budget below the minimum) and searches; errors are Search()'s otherwise.
+// `progress` is called about every 0.25 s (may be empty).
+Result<SearchRun> RunSearch(const SearchRequest& request,
+                            std::function<void(const SearchProgress&)> progress = nullptr);
+
+// (makespan - lower bound) / makespan; 0 for an empty timeline.
+double SearchGap(const SearchResult& result);
+
+// The line `ppsim search` prints under its chart (ends in "\n"): budget,
+// makespan, lower bound, gap, who found it, and the best fixed schedule.
+std::string SearchSummaryLine(const SearchResult& result);
+
+// Widest timeline `ppsim search` draws above the summary line, in ticks.
+inline constexpr Tick kSearchChartTicks = 160;
+
+// The `ppsim search --json` object: simulate's JSON plus lower_bound, gap,
+// optimal, found_by, evaluated, seconds, budget, fixed_schedules,
+// zb_auto_makespan (when a Zero Bubble greedy fits), and the byte figures
+// when the problem has a bytes model.
+nlohmann::json SearchResultJson(const SearchRun& run);
+
+}  // namespace ppsim

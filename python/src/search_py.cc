@@ -1,0 +1,110 @@
+// ppsim.search(P=, M=, ..., max_activations=) -> ppsim.SearchResult: what
+// `ppsim search` finds, by the same library call (io's RunSearch). str() is
+// the CLI's text, to_json() its --json, order(format) its --export.
+#include <pybind11/stl.h>
+
+#include <memory>
+#include <string>
+
+#include "bindings.h"
+#include "errors.h"
+#include "ppsim/render/terminal_chart.h"
+#include "ppsim/schedule_file.h"
+#include "ppsim/search_run.h"
+#include "problem_args.h"
+#include "timeline_py.h"
+
+namespace ppsim::py {
+namespace {
+
+namespace pyb = pybind11;
+
+struct PySearchResult {
+  std::shared_ptr<const SearchRun> run;
+
+  const SearchResult& result() const { return run->result; }
+  PyTimeline Timeline() const {
+    return PyTimeline(std::shared_ptr<const ppsim::Timeline>(run, &run->result.timeline),
+                      std::shared_ptr<const Metrics>(run, &run->metrics));
+  }
+  std::string Text() const {
+    std::string out;
+    if (result().timeline.makespan <= kSearchChartTicks) out = TerminalChart(result().timeline, run->metrics);
+    return out + SearchSummaryLine(result());
+  }
+  pyb::list FixedSchedules() const {
+    pyb::list out;
+    for (const SearchSeed& s : result().seeds)
+      out.append(pyb::dict(pyb::arg("schedule") = s.name, pyb::arg("makespan") = s.makespan,
+                           pyb::arg("fits") = s.fits, pyb::arg("peak") = s.peak));
+    return out;
+  }
+};
+
+// A keyword argument as the CLI flag's text; None keeps the default.
+void Set(const pyb::object& value, std::string& out) {
+  if (!value.is_none()) out = pyb::str(value);
+}
+
+PySearchResult SearchNamed(const ProblemArgs& args, const pyb::object& max_activations, const std::string& placement,
+                           const pyb::object& time_limit, const pyb::object& seed) {
+  SearchRequest request;
+  request.problem = ToOptions(args);
+  request.chunks_given = !args.chunks.is_none();
+  request.placement = placement;
+  Set(max_activations, request.max_activations);
+  Set(time_limit, request.time_limit);
+  Set(seed, request.seed);
+  pyb::gil_scoped_release unlocked;  // the search touches no Python object
+  return PySearchResult{std::make_shared<const SearchRun>(Unwrap(RunSearch(request)))};
+}
+
+}  // namespace
+
+void BindSearch(pyb::module_& m) {
+  using S = PySearchResult;
+  pyb::class_<S>(m, "SearchResult", "The shortest schedule found within a memory budget (`ppsim search`).")
+      .def_property_readonly("timeline", &S::Timeline, "the best schedule, placed (a Timeline)")
+      .def_property_readonly("makespan", [](const S& s) { return s.result().timeline.makespan; })
+      .def_property_readonly("lower_bound", [](const S& s) { return s.result().lower_bound; },
+                             "no schedule within the budget is shorter")
+      .def_property_readonly("gap", [](const S& s) { return SearchGap(s.result()); },
+                             "(makespan - lower_bound) / makespan")
+      .def_property_readonly("optimal", [](const S& s) { return s.result().optimal; })
+      .def_property_readonly("found_by", [](const S& s) { return s.result().found_by; })
+      .def_property_readonly("evaluated", [](const S& s) { return s.result().evaluated; })
+      .def_property_readonly("seconds", [](const S& s) { return s.result().seconds; })
+      .def_property_readonly("budget", [](const S& s) { return s.result().budget; })
+      .def_property_readonly("budget_unit", [](const S& s) { return s.result().budget_unit; })
+      .def_property_readonly("peak_per_device", [](const S& s) { return s.result().peak_per_device; })
+      .def_property_readonly("fixed_schedules", &S::FixedSchedules,
+                             "every fixed schedule tried: dicts schedule, makespan, fits, peak")
+      .def_property_readonly("zb_auto_makespan", [](const S& s) { return s.result().zb_auto; },
+                             "the best fitting Zero Bubble greedy's makespan, 0 if none")
+      .def(
+          "order", [](const S& s, const std::string& format) {
+            return Unwrap(ExportSchedule(format, s.result().timeline));
+          },
+          pyb::arg("format") = "text", "the order found, as `ppsim search --export FORMAT` writes it (text, pytorch-csv)")
+      .def("to_json", [](const S& s) { return SearchResultJson(*s.run).dump() + "\n"; },
+           "the bytes `ppsim search --json` prints")
+      .def("__str__", &S::Text, "what `ppsim search` prints: the chart (up to 160 ticks) and the summary line")
+      .def("__repr__", [](const S& s) {
+        return "<ppsim.SearchResult makespan=" + std::to_string(s.result().timeline.makespan) +
+               " lower_bound=" + std::to_string(s.result().lower_bound) + ">";
+      });
+  m.def(
+      "search",
+      [](pyb::object P, pyb::object M, pyb::object chunks, pyb::object costs, pyb::object comm, pyb::object hold,
+         pyb::object cost_file, pyb::object memory_limit, pyb::object max_activations, const std::string& placement,
+         pyb::object time_limit, pyb::object seed) {
+        return SearchNamed({P, M, chunks, costs, comm, hold, cost_file, memory_limit}, max_activations, placement,
+                           time_limit, seed);
+      },
+      PPSIM_PROBLEM_KWARGS, pyb::arg("max_activations") = pyb::none(), pyb::arg("placement") = "loop",
+      pyb::arg("time_limit") = pyb::none(), pyb::arg("seed") = pyb::none(),
+      "The shortest schedule within a per-device memory budget, with a lower bound (`ppsim search`); returns a "
+      "SearchResult.");
+}
+
+}  // namespace ppsim::py

@@ -1,0 +1,112 @@
+#include "ppsim/search_run.h"
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <utility>
+
+#include "ppsim/memory_bytes_json.h"
+#include "ppsim/timeline_json.h"
+
+namespace ppsim {
+namespace {
+
+Result<SearchOptions> ToSearchOptions(const SearchRequest& r) {
+  SearchOptions s;
+  char* end = nullptr;
+  s.time_limit_seconds = std::strtod(r.time_limit.c_str(), &end);
+  if (r.time_limit.empty() || *end != '\0' || !std::isfinite(s.time_limit_seconds))
+    return Fail(ErrorCode::kInvalidValue, "--time-limit: '" + r.time_limit + "' is not a number of seconds");
+  if (s.time_limit_seconds <= 0)
+    return Fail(ErrorCode::kInvalidValue, "--time-limit must be > 0 seconds, got " + r.time_limit);
+  int seed = 0;
+  Error e = ParseIntFlag("--seed", r.seed, 0, 2147483647, seed);
+  if (e.code != ErrorCode::kOk) return e;
+  s.seed = static_cast<std::uint64_t>(seed);
+  if (!r.max_activations.empty()) {
+    int n = 0;
+    e = ParseIntFlag("--max-activations", r.max_activations, -2147483647, 2147483647, n);
+    if (e.code != ErrorCode::kOk) return e;
+    if (n < 1)
+      return Fail(ErrorCode::kPrecondition, "--max-activations " + r.max_activations +
+                                                " is below what any schedule needs: the minimum that works is 1 "
+                                                "(a device holds all its chunks of one microbatch at once)");
+    s.max_activations = n;
+  }
+  return s;
+}
+
+Result<Problem> ToSearchProblem(const SearchRequest& r) {
+  if (r.placement != "loop" && r.placement != "vshape")
+    return Fail(ErrorCode::kInvalidValue, "--placement: '" + r.placement + "' is not one of loop, vshape");
+  ProblemOptions po = r.problem;
+  if (r.placement == "vshape" && !r.chunks_given) po.chunks = "2";
+  Result<Problem> p = ToProblem(po);
+  if (!p) return p;
+  p->placement = r.placement == "vshape" ? Placement::kVShape : Placement::kLoop;
+  return p;
+}
+
+std::string Percent(double x) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f%%", 100 * x);
+  return buf;
+}
+
+}  // namespace
+
+Result<SearchRun> RunSearch(const SearchRequest& request, std::function<void(const SearchProgress&)> progress) {
+  Result<SearchOptions> options = ToSearchOptions(request);
+  if (!options) return options.error();
+  Result<Problem> problem = ToSearchProblem(request);
+  if (!problem) return problem.error();
+  options->progress = std::move(progress);
+  Result<SearchResult> r = Search(*problem, *options);
+  if (!r) return r.error();
+  SearchRun run{std::move(*r), {}};
+  run.metrics = Measure(run.result.timeline);
+  return run;
+}
+
+double SearchGap(const SearchResult& r) {
+  const Tick m = r.timeline.makespan;
+  return m == 0 ? 0 : static_cast<double>(m - r.lower_bound) / static_cast<double>(m);
+}
+
+std::string SearchSummaryLine(const SearchResult& r) {
+  const Problem& p = r.timeline.problem;
+  std::string s = "search  P=" + std::to_string(p.P) + " M=" + std::to_string(p.M) + " v=" + std::to_string(p.v) +
+                  " comm=" + std::to_string(p.comm) + "  budget " + std::to_string(r.budget) + " " + r.budget_unit +
+                  "/device: makespan " + std::to_string(r.timeline.makespan) + "  lower bound " +
+                  std::to_string(r.lower_bound) + "  gap " + Percent(SearchGap(r)) +
+                  (r.optimal ? "  optimal" : "  not proven optimal") + "  (found by " + r.found_by + "; " +
+                  std::to_string(r.evaluated) + " candidates in ";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2f s", r.seconds);
+  s += buf;
+  const SearchSeed* seed = r.BestFittingSeed();
+  s += seed != nullptr ? "; best fixed schedule that fits: " + seed->name + " " + std::to_string(seed->makespan)
+                       : "; no fixed schedule fits";
+  return s + ")\n";
+}
+
+nlohmann::json SearchResultJson(const SearchRun& run) {
+  const SearchResult& r = run.result;
+  nlohmann::json j = SimulationJson(r.timeline, run.metrics);
+  j["lower_bound"] = r.lower_bound;
+  j["gap"] = SearchGap(r);
+  j["optimal"] = r.optimal;
+  j["found_by"] = r.found_by;
+  j["evaluated"] = r.evaluated;
+  j["seconds"] = r.seconds;
+  j["budget"] = {{"unit", r.budget_unit}, {"per_device", r.budget}, {"peak_per_device", r.peak_per_device}};
+  nlohmann::json seeds = nlohmann::json::array();
+  for (const SearchSeed& s : r.seeds)
+    seeds.push_back({{"schedule", s.name}, {"makespan", s.makespan}, {"fits", s.fits}, {"peak", s.peak}});
+  j["fixed_schedules"] = seeds;
+  if (r.zb_auto > 0) j["zb_auto_makespan"] = r.zb_auto;
+  if (r.timeline.problem.memory.enabled()) AddMemoryBytesJson(r.timeline, MeasureMemoryBytes(r.timeline), j);
+  return j;
+}
+
+}  // namespace ppsim

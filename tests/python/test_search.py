@@ -1,0 +1,90 @@
+# ppsim.search is `ppsim search`: the same result (JSON, summary, order) for
+# the same arguments, and the same errors with the CLI's exit codes.
+import json
+import re
+import subprocess
+
+import pytest
+
+import ppsim
+from conftest import BINARY, run_cli
+
+# A time limit far above the search's own length (0.4 s on main), so that
+# the heuristics, not the clock, end it: the result is then the same on any
+# machine and under any load.
+FLAGS = ["-P", "4", "-M", "8", "--comm", "1", "--max-activations", "4", "--time-limit", "60"]
+KWARGS = dict(P=4, M=8, comm=1, max_activations=4, time_limit=60)
+
+
+def timeless(j):
+    """A search's JSON without its wall-clock time."""
+    j = dict(j)
+    del j["seconds"]
+    return j
+
+
+@pytest.fixture(scope="module")
+def found():
+    return ppsim.search(**KWARGS)
+
+
+def test_json_is_the_cli_json(found):
+    code, out, err = run_cli("search", *FLAGS, "--json")
+    assert code == 0, err
+    cli = json.loads(out)
+    assert cli["makespan"] == 39 and cli["lower_bound"] == 33  # docs/search.md, on main
+    assert timeless(json.loads(found.to_json())) == timeless(cli)
+
+
+def test_fields(found):
+    assert (found.makespan, found.lower_bound) == (39, 33)
+    assert found.gap == pytest.approx((39 - 33) / 39)
+    assert found.timeline.makespan == 39
+    assert max(found.timeline.peak_per_device) <= 4  # the budget, v = 1
+    assert found.budget == 4 and found.budget_unit == "stage-sets"
+    cli = json.loads(found.to_json())
+    assert found.fixed_schedules == cli["fixed_schedules"]
+    assert (found.optimal, found.found_by, found.evaluated) == (cli["optimal"], cli["found_by"], cli["evaluated"])
+
+
+def test_summary_and_order_are_the_clis(found):
+    no_time = lambda s: re.sub(r"in [0-9.]+ s;", "in _ s;", s)
+    code, out, _ = run_cli("search", *FLAGS)
+    assert code == 0
+    assert no_time(str(found)) == no_time(out)
+    assert "makespan 39  lower bound 33" in out
+    for fmt in ("text", "pytorch-csv"):  # byte for byte: the CSV ends its rows in CRLF
+        cli = subprocess.run([BINARY, "search", *FLAGS, "--export", fmt], capture_output=True, check=True).stdout
+        assert found.order(fmt).encode() == cli
+    assert found.order() == found.order("text")
+
+
+def test_vshape_placement_runs_two_chunks():
+    flags = ["-P", "2", "-M", "4", "--max-activations", "2", "--placement", "vshape", "--time-limit", "60", "--json"]
+    r = ppsim.search(P=2, M=4, max_activations=2, placement="vshape", time_limit=60)
+    j = json.loads(r.to_json())
+    assert j["v"] == 2 and max(r.peak_per_device) <= 2 * 2  # budget in stage-sets, two chunk sets each
+    cli = json.loads(run_cli("search", *flags)[1])
+    assert (cli["v"], cli["makespan"], cli["lower_bound"]) == (2, r.makespan, r.lower_bound)
+
+
+BASE = ["-P", "4", "-M", "8"]
+ERRORS = [
+    # (CLI flags after BASE, the same keyword arguments)
+    (["--max-activations", "4", "--time-limit", "0"], dict(max_activations=4, time_limit=0)),
+    (["--max-activations", "4", "--time-limit", "soon"], dict(max_activations=4, time_limit="soon")),
+    (["--max-activations", "4", "--seed", "-1"], dict(max_activations=4, seed=-1)),
+    (["--max-activations", "0"], dict(max_activations=0)),
+    (["--max-activations", "4", "--placement", "ring"], dict(max_activations=4, placement="ring")),
+    ([], dict()),  # no budget
+    (["--max-activations", "4", "--cost", "F=0"], dict(max_activations=4, costs={"F": 0})),
+]
+
+
+@pytest.mark.parametrize("flags,kwargs", ERRORS, ids=[" ".join(f) or "no budget" for f, _ in ERRORS])
+def test_errors_are_the_clis(flags, kwargs):
+    code, out, err = run_cli("search", *BASE, *flags)
+    assert code != 0 and out == ""
+    with pytest.raises(ppsim.Error) as e:
+        ppsim.search(P=4, M=8, **kwargs)
+    assert (e.value.code, "ppsim: " + str(e.value) + "\n") == (code, err)
