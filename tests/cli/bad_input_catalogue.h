@@ -84,6 +84,32 @@ inline constexpr BadInput kBadInputs[] = {
      ErrorCode::kParse,
      "s.toml:7:10: claim: the claim is 200005 bytes long, over the limit "
      "65536"},
+    // Sizes checked before any work: sweep ranges, thread counts.
+    {"SweepOverTheWholeInt64", "sweep size", "",
+     "check $PPSIM_EXAMPLES/gpipe_vs_1f1b.toml --sweep P=-9223372036854775808..9223372036854775807",
+     ErrorCode::kTooLarge, "--sweep P=-9223372036854775808..9223372036854775807: more than 10000000 values"},
+    {"NegativeThreads", "sweep size", "", "check $PPSIM_EXAMPLES/gpipe_vs_1f1b.toml --sweep P=1..2 --threads -3",
+     ErrorCode::kUsage, "--threads: Value -3 not in range 0 to 2147483647"},
+    // Timeline JSON: limits checked before anything is sized by them, every
+    // number outside int64 an error naming its field.
+    {"TimelineNegativeP", "timeline JSON", "printf '{\"P\": -1, \"ops\": []}' >t.json", "validate t.json",
+     ErrorCode::kInvalidValue, "t.json: P must be ≥ 1, got -1"},
+    {"TimelineNegativeM", "timeline JSON", "printf '{\"M\": -1, \"ops\": []}' >t.json", "validate t.json",
+     ErrorCode::kInvalidValue, "t.json: M must be ≥ 1, got -1"},
+    {"TimelineNegativeStages", "timeline JSON", "printf '{\"stages\": -1, \"ops\": []}' >t.json", "validate t.json",
+     ErrorCode::kInvalidValue, "t.json: stages must be ≥ 1, got -1"},
+    {"TimelinePAsAFloat", "timeline JSON", "printf '{\"P\": 3e9, \"ops\": []}' >t.json", "validate t.json",
+     ErrorCode::kParse, "t.json: P: expected an integer, got 3e9"},
+    {"TimelinePBeyondInt32", "timeline JSON", "printf '{\"P\": 3000000000, \"ops\": []}' >t.json", "validate t.json",
+     ErrorCode::kTooLarge, "t.json: P: 3000000000 exceeds the limit 4096"},
+    {"TimelinePInt32Max", "timeline JSON", "printf '{\"P\": 2147483647, \"ops\": []}' >t.json", "validate t.json",
+     ErrorCode::kTooLarge, "t.json: P: 2147483647 exceeds the limit 4096"},
+    {"TimelineStagesSixtyMillion", "timeline JSON", "printf '{\"stages\": 60000000, \"M\": 1, \"ops\": []}' >t.json",
+     "validate t.json", ErrorCode::kTooLarge, "t.json: stages: 60000000 exceeds the limit 262144"},
+    {"TimelineNumberBeyondInt64", "timeline JSON", "printf '{\"comm\": 99999999999999999999, \"ops\": []}' >t.json",
+     "validate t.json", ErrorCode::kInvalidValue, "t.json: comm: 99999999999999999999 is outside the int64 range"},
+    {"TimelineEmptyCostList", "timeline JSON", "printf '{\"costs\": {\"F\": []}, \"ops\": []}' >t.json",
+     "validate t.json", ErrorCode::kParse, "t.json: costs.F: expected an integer or a non-empty list of integers"},
     // Inputs that are not regular files, or too big.
     {"SceneIsDevZero", "input size", "", "check /dev/zero", ErrorCode::kTooLarge,
      "/dev/zero holds more than 67108864 bytes, the limit for an input file "

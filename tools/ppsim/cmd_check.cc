@@ -1,5 +1,6 @@
 // ppsim check SCENE [--set KEY=VALUE ...] [--sweep KEY=A..B ... [--shard I/N]] [--json]
 #include <cstdio>
+#include <limits>
 #include <memory>
 
 #include "command.h"
@@ -40,7 +41,7 @@ const CommandRegistrar registrar(40, [](CLI::App& app, int* exit_code) {
       ->take_all();
   cmd->add_flag("--json", o->json, "print one JSON object");
   cmd->add_option("--threads", o->threads, "worker threads for --sweep (default and at most: one per core)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(CLI::Range(0, std::numeric_limits<int>::max()));
   cmd->add_option("--shard", o->shard, "run shard I of N of the sweep: grid points k with k mod N = I-1 (ppsim merge joins them)");
   cmd->callback([o, exit_code] { *exit_code = Run(*o); });
 });
