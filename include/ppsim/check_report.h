@@ -28,8 +28,10 @@ struct CheckReport {
 // JSON gains what MergeSweepShards (sweep_merge.h) needs: a "shard" object
 // and each counterexample's grid "point". A false claim is a report with
 // ok = false, not an Error; errors are the scene's (kParse, kInvalidValue,
-// ...) or a bad sweep axis or shard (kUsage).
+// ...) or a bad sweep axis or shard (kUsage). `with_json` false leaves a
+// sweep's json without its counterexamples (only the text is printed).
 Result<CheckReport> CheckScene(std::string_view text, const std::string& path, const std::vector<std::string>& set,
-                               const std::vector<std::string>& sweep, int threads = 0, const std::string& shard = "");
+                               const std::vector<std::string>& sweep, int threads = 0, const std::string& shard = "",
+                               bool with_json = true);
 
 }  // namespace ppsim

@@ -159,6 +159,9 @@ struct ClaimResult {
 // Parses, checks and evaluates one claim. Errors as ParseClaim / Evaluate.
 Result<ClaimResult> CheckClaim(std::string_view check, const std::vector<RunResult>& runs, const Params& params,
                                int* error_column = nullptr);
+// The same for a claim already parsed (a sweep parses each claim once).
+Result<ClaimResult> CheckClaim(const Claim& claim, const std::vector<RunResult>& runs, const Params& params,
+                               int* error_column = nullptr);
 // All of them; an error message is prefixed "claim N: " (1-based). A false
 // claim is not an error: look at holds (AllHold).
 Result<std::vector<ClaimResult>> CheckClaims(const std::vector<std::string>& checks,

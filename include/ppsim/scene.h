@@ -30,6 +30,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -98,6 +99,29 @@ Result<Scene> LoadScene(const std::string& path, const std::vector<std::string>&
 Result<Scene> LoadSceneText(std::string_view text, const std::string& path,
                             const std::vector<std::string>& overrides = {});
 
+// A scene parsed and checked once, then loaded under many more --set values
+// (a sweep's points) without parsing the TOML or checking claims and
+// templates again: they depend on the text alone, unless a --set makes a
+// name appear or disappear (a per-stage cost set to one value becomes the
+// parameter F), which takes the full load. Copies share the parsed text;
+// Reload may run on many threads at once, each with its own *out.
+class SceneSource {
+ public:
+  // As LoadSceneText(text, path, overrides); `text` is copied.
+  static Result<SceneSource> Load(std::string_view text, const std::string& path,
+                                  const std::vector<std::string>& overrides = {});
+  const Scene& scene() const;  // the scene under `overrides`
+  // Sets *out to LoadSceneText(text, path, overrides followed by `more`), or
+  // returns that call's Error and leaves *out unchanged. REQUIRES: *out is
+  // scene() or was set by an earlier Reload of this source (its storage is
+  // reused).
+  Error Reload(const std::vector<std::string>& more, Scene* out) const;
+
+ private:
+  struct Impl;
+  std::shared_ptr<const Impl> impl_;
+};
+
 // Simulates and measures every run, in order. Errors (a schedule's
 // precondition, a deadlock, ...) are prefixed "FILE:LINE: run NAME: ".
 // Claims read no time series: checks pass `measure.series = false`.
@@ -107,5 +131,9 @@ Result<std::vector<RunResult>> SimulateScene(const Scene& scene, const MeasureOp
 // is not an error (see ClaimResult::holds / AllHold); errors such as a
 // division by zero say "FILE:LINE:COL: claim: ...".
 Result<std::vector<ClaimResult>> CheckSceneClaims(const Scene& scene, const std::vector<RunResult>& runs);
+// The same with the claims parsed beforehand: parsed[i] is
+// ParseClaim(scene.claims[i].check) (a sweep parses them once).
+Result<std::vector<ClaimResult>> CheckSceneClaims(const Scene& scene, const std::vector<Claim>& parsed,
+                                                  const std::vector<RunResult>& runs);
 
 }  // namespace ppsim

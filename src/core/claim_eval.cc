@@ -286,13 +286,18 @@ Result<ClaimResult> CheckClaim(std::string_view check, const std::vector<RunResu
                                int* error_column) {
   Result<Claim> claim = ParseClaim(check, error_column);
   if (!claim.ok()) return claim.error();
-  Result<Evaluation> e = Evaluate(*claim, runs, params, error_column);
+  return CheckClaim(*claim, runs, params, error_column);
+}
+
+Result<ClaimResult> CheckClaim(const Claim& claim, const std::vector<RunResult>& runs, const Params& params,
+                               int* error_column) {
+  Result<Evaluation> e = Evaluate(claim, runs, params, error_column);
   if (!e.ok()) return e.error();
   ClaimResult r;
-  r.check = std::string(check);
+  r.check = claim.text();
   r.holds = e->value.truth;
   r.values = std::move(e->values);
-  const std::vector<std::string> read = claim->Runs();
+  const std::vector<std::string> read = claim.Runs();
   if (!r.holds && read.size() == 2)
     r.divergence = FirstDivergence(*FindRun(runs, read[0]), *FindRun(runs, read[1]));
   return r;

@@ -53,7 +53,8 @@ std::string TextHash(std::string_view text) {
 }
 
 Result<CheckReport> CheckSweep(std::string_view text, const std::string& path, const std::vector<std::string>& set,
-                               const std::vector<std::string>& sweep, int threads, const std::string& shard_spec) {
+                               const std::vector<std::string>& sweep, int threads, const std::string& shard_spec,
+                               bool with_json) {
   std::vector<SweepAxis> axes;
   for (const std::string& spec : sweep) {
     Result<SweepAxis> a = ParseSweepAxis(spec);
@@ -72,16 +73,17 @@ Result<CheckReport> CheckSweep(std::string_view text, const std::string& path, c
   r.ok = s->counterexamples.empty();
   nlohmann::json list = nlohmann::json::array();
   for (const Counterexample& c : s->counterexamples) {
-    nlohmann::json params = nlohmann::json::object();
+    if (!with_json) break;
+    nlohmann::json item = ClaimResultJson(c.claim);  // {check, holds, values, first_ahead?}
+    item.erase("holds");
+    item["claim"] = std::move(item["check"]);
+    item.erase("check");
+    nlohmann::json& params = item["params"] = nlohmann::json::object();
     for (const auto& [k, v] : c.params) params[k] = v;
-    nlohmann::json j = ClaimResultJson(c.claim);
-    j.erase("holds");
-    nlohmann::json item = {{"params", params}, {"claim", c.claim.check}, {"values", j["values"]}};
-    if (j.contains("first_ahead")) item["first_ahead"] = j["first_ahead"];
     if (!shard_spec.empty()) item["point"] = c.point;  // merge orders by it, then drops it
     list.push_back(std::move(item));
   }
-  r.json = {{"ok", r.ok}, {"tried", s->tried}, {"skipped", s->skipped}, {"counterexamples", list}};
+  r.json = {{"ok", r.ok}, {"tried", s->tried}, {"skipped", s->skipped}, {"counterexamples", std::move(list)}};
   if (s->skipped > 0) r.json["first_skipped"] = s->first_skip;
   r.text = "tried " + std::to_string(s->tried) + " points";
   if (!shard_spec.empty()) {
@@ -106,10 +108,11 @@ Result<CheckReport> CheckSweep(std::string_view text, const std::string& path, c
 }  // namespace
 
 Result<CheckReport> CheckScene(std::string_view text, const std::string& path, const std::vector<std::string>& set,
-                               const std::vector<std::string>& sweep, int threads, const std::string& shard) {
+                               const std::vector<std::string>& sweep, int threads, const std::string& shard,
+                               bool with_json) {
   if (sweep.empty() && !shard.empty())
     return Fail(ErrorCode::kUsage, "--shard " + shard + ": splits a sweep; give --sweep too");
-  return sweep.empty() ? CheckOnce(text, path, set) : CheckSweep(text, path, set, sweep, threads, shard);
+  return sweep.empty() ? CheckOnce(text, path, set) : CheckSweep(text, path, set, sweep, threads, shard, with_json);
 }
 
 }  // namespace ppsim

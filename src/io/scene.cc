@@ -23,7 +23,6 @@ class SceneLoader {
   SceneLoader(std::string_view text, const std::string& path) : text_(text), path_(path) {}
 
   Result<Scene> Load(const std::vector<std::string>& overrides) {
-    scene_.path = path_;
     toml::table root;
     try {
       root = toml::parse(text_, path_);
@@ -32,15 +31,10 @@ class SceneLoader {
       return Fail(ErrorCode::kParse, path_ + ":" + std::to_string(b.line) + ":" + std::to_string(b.column) + ": " +
                                          std::string(e.description()));
     }
-    // Top-level values first, then --set on top, then what depends on them.
-    for (auto&& [key, node] : root) {
-      const std::string k(key.str());
-      if (k == "run" || k == "claim" || k == "closing" || k == "render") continue;
-      if (!TopLevel(k, node, At(node))) return err_;
-    }
-    for (const std::string& o : overrides)
-      if (!Override(o)) return err_;
-    for (const auto& [k, v] : ProblemParams(scene_.problem)) scene_.params[k] = v;
+    return Load(root, overrides);
+  }
+  Result<Scene> Load(const toml::table& root, const std::vector<std::string>& overrides) {
+    if (!Values(root, overrides)) return err_;
     if (auto* runs = root.get("run"); runs && !Runs(*runs)) return err_;
     if (scene_.runs.empty()) return Fail(ErrorCode::kInvalidValue, path_ + ": the scene has no [[run]]");
     if (auto* claims = root.get("claim"); claims && !Claims(*claims)) return err_;
@@ -51,7 +45,48 @@ class SceneLoader {
     return std::move(scene_);
   }
 
+  // What --set values can change: sets out->problem, params, title, subtitle
+  // and every run's problem as Load(root, overrides) would, and returns true;
+  // false with *out untouched when Load is needed (it would fail, or a name
+  // that claims and templates may read appears or disappears). REQUIRES: *out
+  // is Load(root, base_overrides) for some overrides (the rest of a scene —
+  // runs' names, claims, templates, [render] — depends on the text alone).
+  bool Reload(const toml::table& root, const std::vector<std::string>& overrides, Scene* out) {
+    if (!Values(root, overrides)) return false;
+    if (scene_.params.size() != out->params.size() ||
+        !std::equal(scene_.params.begin(), scene_.params.end(), out->params.begin(),
+                    [](const auto& a, const auto& b) { return a.first == b.first; }))
+      return false;
+    if (scene_.title != out->title || scene_.subtitle != out->subtitle) return false;  // templates to check
+    const toml::array* runs = root.get("run")->as_array();
+    std::vector<Problem> problems;
+    problems.reserve(runs->size());
+    for (const toml::node& r : *runs) {
+      problems.push_back(scene_.problem);
+      for (auto&& [key, value] : *r.as_table())
+        if (ProblemKey(std::string(key.str()), value, At(value), &problems.back()) < 0) return false;
+    }
+    out->problem = scene_.problem;
+    out->params.swap(scene_.params);
+    for (size_t i = 0; i < problems.size(); ++i) out->runs[i].problem = std::move(problems[i]);
+    return true;
+  }
+
  private:
+  // Top-level values first, then --set on top, then the parameters that depend on them.
+  bool Values(const toml::table& root, const std::vector<std::string>& overrides) {
+    scene_.path = path_;
+    for (auto&& [key, node] : root) {
+      const std::string k(key.str());
+      if (k == "run" || k == "claim" || k == "closing" || k == "render") continue;
+      if (!TopLevel(k, node, At(node))) return false;
+    }
+    for (const std::string& o : overrides)
+      if (!Override(o)) return false;
+    for (const auto& [k, v] : ProblemParams(scene_.problem)) scene_.params[k] = v;
+    return true;
+  }
+
   Origin At(const toml::node& node) const {
     const auto& b = node.source().begin;
     return {path_ + ":" + std::to_string(b.line) + ":" + std::to_string(b.column),
@@ -200,11 +235,17 @@ class SceneLoader {
     }
     if (key.rfind("costs.", 0) == 0) return CostSpec(key.substr(6) + "=" + raw, o, &scene_.problem);
     toml::table parsed;
-    try {
-      parsed = toml::parse("x = " + raw);
-    } catch (const toml::parse_error&) {
-      if (key == "costs") return CostSpec(raw, o, &scene_.problem);
-      return Bad(ErrorCode::kInvalidValue, o, "'" + raw + "' is not a value (a number, or a TOML value)");
+    std::int64_t whole = 0;
+    const auto [end, ec] = std::from_chars(raw.data(), raw.data() + raw.size(), whole);
+    if (ec == std::errc() && end == raw.data() + raw.size() && raw == std::to_string(whole)) {
+      parsed.insert("x", whole);  // a plain whole number, as TOML reads it (a sweep's every point)
+    } else {
+      try {
+        parsed = toml::parse("x = " + raw);
+      } catch (const toml::parse_error&) {
+        if (key == "costs") return CostSpec(raw, o, &scene_.problem);
+        return Bad(ErrorCode::kInvalidValue, o, "'" + raw + "' is not a value (a number, or a TOML value)");
+      }
     }
     const toml::node& value = *parsed.get("x");
     if (key == "run" || key == "claim" || key == "closing" || key == "render")
@@ -422,6 +463,44 @@ class SceneLoader {
 
 Result<Scene> LoadSceneText(std::string_view text, const std::string& path, const std::vector<std::string>& overrides) {
   return SceneLoader(text, path).Load(overrides);
+}
+
+struct SceneSource::Impl {
+  std::string text, path;
+  std::vector<std::string> overrides;
+  toml::table root;
+  Scene scene;
+};
+
+Result<SceneSource> SceneSource::Load(std::string_view text, const std::string& path,
+                                      const std::vector<std::string>& overrides) {
+  auto impl = std::make_shared<Impl>();
+  impl->text = std::string(text);
+  impl->path = path;
+  impl->overrides = overrides;
+  try {
+    impl->root = toml::parse(impl->text, path);
+  } catch (const toml::parse_error&) {
+    return SceneLoader(impl->text, path).Load(overrides).error();  // its message
+  }
+  Result<Scene> scene = SceneLoader(impl->text, path).Load(impl->root, overrides);
+  if (!scene.ok()) return scene.error();
+  impl->scene = std::move(*scene);
+  SceneSource source;
+  source.impl_ = std::move(impl);
+  return source;
+}
+
+const Scene& SceneSource::scene() const { return impl_->scene; }
+
+Error SceneSource::Reload(const std::vector<std::string>& more, Scene* out) const {
+  std::vector<std::string> overrides = impl_->overrides;
+  overrides.insert(overrides.end(), more.begin(), more.end());
+  if (SceneLoader(impl_->text, impl_->path).Reload(impl_->root, overrides, out)) return {ErrorCode::kOk, ""};
+  Result<Scene> scene = SceneLoader(impl_->text, impl_->path).Load(impl_->root, overrides);
+  if (!scene.ok()) return scene.error();
+  *out = std::move(*scene);
+  return {ErrorCode::kOk, ""};
 }
 
 Result<Scene> LoadScene(const std::string& path, const std::vector<std::string>& overrides) {

@@ -42,12 +42,17 @@ Result<std::vector<RunResult>> SimulateScene(const Scene& scene, const MeasureOp
   return runs;
 }
 
-Result<std::vector<ClaimResult>> CheckSceneClaims(const Scene& scene, const std::vector<RunResult>& runs) {
+namespace {
+
+// `check(i, &column)` checks claim i; its errors are given the claim's position.
+template <typename CheckOne>
+Result<std::vector<ClaimResult>> CheckEach(const Scene& scene, CheckOne check) {
   std::vector<ClaimResult> results;
   results.reserve(scene.claims.size());
-  for (const SceneClaim& claim : scene.claims) {
+  for (size_t i = 0; i < scene.claims.size(); ++i) {
+    const SceneClaim& claim = scene.claims[i];
     int column = 0;
-    Result<ClaimResult> r = CheckClaim(claim.check, runs, scene.params, &column);
+    Result<ClaimResult> r = check(i, &column);
     if (!r.ok()) {
       std::string m = r.error().message;
       if (m.rfind("column ", 0) == 0 && m.find(": ") != std::string::npos) m = m.substr(m.find(": ") + 2);
@@ -57,6 +62,17 @@ Result<std::vector<ClaimResult>> CheckSceneClaims(const Scene& scene, const std:
     results.push_back(std::move(*r));
   }
   return results;
+}
+
+}  // namespace
+
+Result<std::vector<ClaimResult>> CheckSceneClaims(const Scene& scene, const std::vector<RunResult>& runs) {
+  return CheckEach(scene, [&](size_t i, int* column) { return CheckClaim(scene.claims[i].check, runs, scene.params, column); });
+}
+
+Result<std::vector<ClaimResult>> CheckSceneClaims(const Scene& scene, const std::vector<Claim>& parsed,
+                                                  const std::vector<RunResult>& runs) {
+  return CheckEach(scene, [&](size_t i, int* column) { return CheckClaim(parsed[i], runs, scene.params, column); });
 }
 
 }  // namespace ppsim

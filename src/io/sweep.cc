@@ -120,19 +120,22 @@ Result<SweepResult> Sweep(std::string_view text, const std::string& path, const 
                                             " points; narrow a --sweep range");
   }
   auto overrides_of = [&](const std::vector<std::pair<std::string, std::int64_t>>& point) {
-    std::vector<std::string> o = overrides;
+    std::vector<std::string> o;
     for (const auto& [k, v] : point) o.push_back(k + "=" + std::to_string(v));
     return o;
   };
   // The scene itself and the axis keys must be sound: load it once with the
   // fixed overrides, and each key once with a value the scene already has.
-  Result<Scene> base = LoadSceneText(text, path, overrides);
-  if (!base.ok()) return base.error();
+  Result<SceneSource> source = SceneSource::Load(text, path, overrides);
+  if (!source.ok()) return source.error();
   for (const SweepAxis& a : axes) {
-    Result<Scene> probe = LoadSceneText(text, path, overrides_of({{a.key, a.values.front()}}));
-    if (!probe.ok() && probe.error().code == ErrorCode::kUsage)
-      return Fail(ErrorCode::kUsage, "--sweep " + a.key + ": " + probe.error().message);
+    Scene probe = source->scene();
+    Error e = source->Reload(overrides_of({{a.key, a.values.front()}}), &probe);
+    if (e.code == ErrorCode::kUsage) return Fail(ErrorCode::kUsage, "--sweep " + a.key + ": " + e.message);
   }
+
+  std::vector<Claim> parsed;  // parsed once; the scene's load has checked them
+  for (const SceneClaim& c : source->scene().claims) parsed.push_back(*ParseClaim(c.check));
 
   // This shard's points: local index j is grid point shard.index - 1 + j * shard.count.
   const std::int64_t n = ShardPoints(total, shard);
@@ -140,16 +143,19 @@ Result<SweepResult> Sweep(std::string_view text, const std::string& path, const 
   std::vector<PointOutcome> outcomes(static_cast<size_t>(n));
   std::atomic<std::int64_t> next{0};
   auto work = [&] {
+    Scene scene = source->scene();  // reloaded in place at every point
     for (std::int64_t j = next++; j < n; j = next++) {
       PointOutcome& out = outcomes[j];
-      Result<Scene> scene = LoadSceneText(text, path, overrides_of(SweepPoint(axes, grid_index(j))));
-      Result<std::vector<RunResult>> runs = scene.ok() ? SimulateScene(*scene, MeasureOptions{.series = false}) : Result<std::vector<RunResult>>(scene.error());
+      Error loaded = source->Reload(overrides_of(SweepPoint(axes, grid_index(j))), &scene);
+      Result<std::vector<RunResult>> runs = loaded.code == ErrorCode::kOk
+                                                ? SimulateScene(scene, MeasureOptions{.series = false})
+                                                : Result<std::vector<RunResult>>(loaded);
       if (!runs.ok()) {
         out.skipped = true;
         out.skip_reason = runs.error().message;
         continue;
       }
-      Result<std::vector<ClaimResult>> claims = CheckSceneClaims(*scene, *runs);
+      Result<std::vector<ClaimResult>> claims = CheckSceneClaims(scene, parsed, *runs);
       if (!claims.ok()) {
         out.skipped = true;
         out.skip_reason = claims.error().message;

@@ -22,7 +22,7 @@ struct CheckOptions {
 int Run(const CheckOptions& o) {
   Result<std::string> text = ReadFile(o.scene);
   if (!text) return Report(text.error());
-  Result<CheckReport> r = CheckScene(*text, o.scene, o.set, o.sweep, o.threads, o.shard);
+  Result<CheckReport> r = CheckScene(*text, o.scene, o.set, o.sweep, o.threads, o.shard, o.json);
   if (!r) return Report(r.error());
   Error e = WriteFileAtomically("-", o.json ? DumpJson(r->json) + "\n" : r->text);
   if (e.code != ErrorCode::kOk) return Report(e);
