@@ -19,7 +19,7 @@ struct ValidateOptions {
 };
 
 int Run(const ValidateOptions& o) {
-  Result<std::string> text = ReadFile(o.file);  // "-" = stdin
+  Result<std::string> text = ReadFile(o.file, kMaxTimelineBytes);  // "-" = stdin
   if (!text) return Report(text.error());
   Result<TimelineToCheck> timeline = ParseTimelineJson(*text, o.file == "-" ? "<stdin>" : DisplayPath(o.file));
   if (!timeline) return Report(timeline.error());
