@@ -38,6 +38,16 @@ std::string Known() {
 
 }  // namespace
 
+Error CheckRenderSize(const std::vector<Problem>& problems) {
+  std::int64_t total = 0;  // each term ≤ 4096·64·2^20 = 2^38 (problem.h limits)
+  for (const Problem& p : problems) total += std::int64_t{p.P} * p.v * p.M;
+  if (total <= kMaxRenderStageMicrobatches) return Error{ErrorCode::kOk, ""};
+  return Fail(ErrorCode::kTooLarge, "render: the runs hold " + std::to_string(total) +
+                                        " stage-microbatches (P·v·M summed over the runs), over the limit " +
+                                        std::to_string(kMaxRenderStageMicrobatches) +
+                                        " a picture is drawn from; use smaller P or M (simulate handles more)");
+}
+
 Result<OutputFormat> FormatFor(const std::string& path, const std::string& format) {
   if (!format.empty()) {
     for (const Named& n : kFormats) {

@@ -135,6 +135,9 @@ Result<SceneRenderReport> RenderScene(const std::string& scene_path, const std::
 
   Result<Scene> scene = LoadScene(scene_path, overrides);
   if (!scene) return scene.error();
+  std::vector<Problem> problems;
+  for (const SceneRun& run : scene->runs) problems.push_back(run.problem);
+  if (Error e = render::CheckRenderSize(problems); e.code != ErrorCode::kOk) return e;
   SceneRenderReport report;
   Result<std::vector<RunResult>> runs = SimulateScene(*scene);
   if (!runs) return runs.error();

@@ -90,6 +90,10 @@ inline constexpr BadInput kBadInputs[] = {
      ErrorCode::kTooLarge, "--sweep P=-9223372036854775808..9223372036854775807: more than 10000000 values"},
     {"NegativeThreads", "sweep size", "", "check $PPSIM_EXAMPLES/gpipe_vs_1f1b.toml --sweep P=1..2 --threads -3",
      ErrorCode::kUsage, "--threads: Value -3 not in range 0 to 2147483647"},
+    {"RenderTooLargeToDraw", "chart size", "", "render $PPSIM_EXAMPLES/gpipe_vs_1f1b.toml --set P=4096 --set M=2048 -o a.svg",
+     ErrorCode::kTooLarge,
+     "render: the runs hold 16777216 stage-microbatches (P·v·M summed over the runs), over the limit 4194304 a "
+     "picture is drawn from; use smaller P or M (simulate handles more)"},
     // Timeline JSON: limits checked before anything is sized by them, every
     // number outside int64 an error naming its field.
     {"TimelineNegativeP", "timeline JSON", "printf '{\"P\": -1, \"ops\": []}' >t.json", "validate t.json",

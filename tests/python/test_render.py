@@ -63,3 +63,14 @@ def test_bad_arguments_raise_with_the_cli_codes(tmp_path, kwargs, code, text):
     with pytest.raises(ppsim.Error) as e:
         ppsim.render(SCENE, **args)
     assert e.value.code == code and text in str(e.value)
+
+
+def test_a_picture_too_large_to_draw_is_refused_before_simulating(tmp_path):
+    out = tmp_path / "big.svg"
+    code, _, err = run_cli("render", SCENE, "--set", "P=4096", "--set", "M=2048", "-o", str(out))
+    with pytest.raises(ppsim.Error) as e:
+        ppsim.render(SCENE, str(out), set={"P": 4096, "M": 2048})
+    assert e.value.code == code == 6
+    assert "ppsim: " + str(e.value) + "\n" == err
+    assert "over the limit 4194304" in str(e.value)
+    assert not out.exists()

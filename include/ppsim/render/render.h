@@ -4,10 +4,13 @@
 // everything before the final rename succeeded.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "ppsim/error.h"
+#include "ppsim/problem.h"
 #include "ppsim/render/layout.h"
 
 namespace ppsim::render {
@@ -35,6 +38,14 @@ struct RenderOptions {
   bool progress = false;             // progress bar on stderr while encoding video
   std::string ffmpeg = "ffmpeg";
 };
+
+// A picture is drawn from at most this many stage-microbatches (P·v·M summed
+// over the runs). Checked before anything is simulated: beyond it a chart
+// takes minutes and gigabytes to draw (docs/reliability.md); `simulate`
+// handles more.
+inline constexpr std::int64_t kMaxRenderStageMicrobatches = std::int64_t{1} << 22;
+// kTooLarge, with the total, when `problems` (the runs') exceed it.
+Error CheckRenderSize(const std::vector<Problem>& problems);
 
 // What was drawn: the list (for callers that report numbers) is returned.
 Result<DisplayList> RenderToFile(const LayoutInput& input, const std::string& path, const RenderOptions& options);
