@@ -78,7 +78,8 @@ say "and neither costs nor latency add counterexamples: the third claim of the l
 
 say "## 3. Interleaving: the bubble shrinks by v, and the price" ""
 say "examples/interleaved.toml runs 1F1B with one stage per device (F = B = 2) against interleaved" \
-    "1F1B with v = 2 chunks per device, each half a stage (F = B = 1), on the same model:" ""
+    "1F1B with v = 2 chunks per device, each half a stage, on the same model (costs are per stage;" \
+    "a chunk costs 1/v of it, here 1 tick):" ""
 run "build/ppsim check examples/interleaved.toml"
 say "Without latency the bubble shrinks by exactly v whenever there are at least P microbatches," \
     "and interleaving finishes first whenever there is more than one microbatch (the claims of" \

@@ -1,7 +1,10 @@
 // Claims: a small language of predicates over named runs, checked before
 // anything is drawn (DESIGN §4). A claim reads run metrics as functions —
 //   makespan(X) busy(X) idle(X) transfers(X) peak(X) peak(X, d)
-//   bubble_ratio(X) bubble_fraction(X)
+//   peak_sets(X) peak_sets(X, d) bubble_ratio(X) bubble_fraction(X)
+// — times in the run's ticks (cost_scale.h: one tick across a scene's runs);
+// peak in whole-stage sets, exact (a chunk's set counts 1/v: interleaved
+// v = 2 holding 14 chunk sets has peak 7), peak_sets the raw count of sets
 // — the scene's parameters (P, M, v, comm, any numeric key), combined with
 // + - * / (also − × ÷), floor(x) ceil(x) min(a, b) max(a, b), comparisons
 // == != < <= > >= (also ≠ ≤ ≥), and / or / not (short-circuit: in

@@ -24,13 +24,15 @@ struct ComparedRun {
 
 // Simulates and measures each named schedule on `problem`, in order. The
 // problem's v applies to the schedules that take any v; the others (zbv,
-// dualpipe, ...) run with their own. Errors are Simulate()'s.
+// dualpipe, ...) run with their own. All runs share one model and one tick
+// (ScaleRuns, cost_scale.h). Errors are Simulate()'s.
 Result<std::vector<ComparedRun>> Compare(const std::vector<std::string>& schedules, const Problem& problem);
 
 // The table `ppsim compare` prints. REQUIRES: at least one run.
 std::string ComparisonText(const std::vector<ComparedRun>& runs);
 
-// {"runs": [...], "makespans_equal": bool, "bubbles_equal": bool} — the
+// {"runs": [...], "makespans_equal": bool, "bubbles_equal": bool,
+// "cost_basis": "stage"|"chunk", "ticks_per_unit": k} — the
 // `ppsim compare --json` object.
 nlohmann::json ComparisonJson(const std::vector<ComparedRun>& runs);
 

@@ -33,6 +33,10 @@ const GeneratorInfo* FindGenerator(std::string_view name);
 // "gpipe, 1f1b, ..." for error messages.
 std::string KnownScheduleNames();
 
+// Applies the generator's placement and chunk count to `problem` and
+// validates it: what a run is, before its costs are scaled (cost_scale.h).
+Error ResolveRun(std::string_view name, Problem& problem);
+
 // Applies the generator's placement and chunk count to `problem`, validates
 // it and the schedule's preconditions, and generates the order.
 Result<Schedule> Generate(std::string_view name, Problem& problem);

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "ppsim/memory.h"
@@ -38,5 +39,10 @@ struct MeasureOptions {
 
 // One pass over the ops for busy/span/transfers and one for activations.
 Metrics Measure(const Timeline& timeline, const MeasureOptions& options = {});
+
+// The bubble as a reader counts it: "idle 24 of 72 slots (33%)" — idle
+// device-ticks of P·makespan, the share rounded to a whole percent (bubble
+// fraction, not bubble_ratio, which reads as a share but is idle / busy).
+std::string IdleSlotsText(const Metrics& metrics, int devices);
 
 }  // namespace ppsim

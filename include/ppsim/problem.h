@@ -32,8 +32,18 @@ enum class HoldMode : std::uint8_t {
   kResident,  // [start of F, end of B] — or end of W when the backward is split
 };
 
-// Op durations in ticks. Each vector holds one value per virtual stage, or a
-// single value that applies to every stage. All values must be ≥ 1.
+// What a cost value describes (DESIGN §2 Costs; cost_scale.h does the rest).
+enum class CostBasis : std::uint8_t {
+  kStage,  // one device's share of the model (a whole stage at v = 1); a
+           // chunk costs 1/ChunksPerStage of it, in rescaled ticks (default)
+  kChunk,  // one op exactly as given, whatever v is (the pre-0.2 meaning)
+};
+
+// Op durations. Each vector holds one value per virtual stage, or a single
+// value that applies to every stage (with CostBasis::kStage, also one value
+// per stage of the model on one device, P values). All values must be ≥ 1.
+// Until ScaleCosts() has run (Problem::ticks_per_unit == 0) they are in the
+// user's units; Place() reads them as ticks per op.
 struct Costs {
   std::vector<Tick> f{1};  // forward
   std::vector<Tick> b{1};  // backward (input-gradient pass when split)
@@ -72,6 +82,11 @@ struct Problem {
   // pair runs as its F, then its B — two ops, as the reference code does
   // when the model defines no such call.
   bool overlap = true;
+  CostBasis cost_basis = CostBasis::kStage;
+  // 0 while costs and comm are in the user's units. ScaleCosts() rewrites
+  // them into ticks per op and sets this to the ticks in one unit: 2 means
+  // "1 tick = 1/2 of a unit".
+  std::int64_t ticks_per_unit = 0;
   // Bytes held per device and its limit (memory_bytes.h); off by default.
   MemoryModel memory;
 
@@ -105,5 +120,6 @@ Error ValidateProblem(const Problem& problem);
 
 std::string PlacementName(Placement placement);
 std::string HoldModeName(HoldMode hold);
+std::string CostBasisName(CostBasis basis);  // "stage", "chunk"
 
 }  // namespace ppsim

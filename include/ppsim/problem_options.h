@@ -1,5 +1,6 @@
 // A problem as a user states it, in text: the values of the CLI's -P, -M,
-// --chunks, --cost, --comm, --hold, --cost-file and --memory-limit, which are
+// --chunks, --cost, --cost-per, --comm, --hold, --cost-file and
+// --memory-limit, which are
 // also the Python module's keyword arguments. ToProblem checks every value
 // and names the flag in its errors, so both front ends report a bad value
 // with the same one line and exit code.
@@ -19,6 +20,7 @@ struct ProblemOptions {
   std::string cost;          // "" = F=1,B=1,W=1, or the cost file's (cost_spec.h)
   std::string comm;          // "" = 0, or the cost file's; "c" or per hop "c0:c1:..."
   std::string hold = "held";
+  std::string cost_per = "stage";  // what a cost describes: "stage" (default) or "chunk" (cost_scale.h)
   std::string cost_file;     // docs/costs.md; the values above win over it
   std::string memory_limit;  // bytes per device; wins over the file's
   std::string group;         // "" = the schedule's default (Megatron's microbatch group = P)

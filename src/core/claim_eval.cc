@@ -3,6 +3,7 @@
 #include <string>
 
 #include "ppsim/claims.h"
+#include "ppsim/cost_scale.h"
 
 namespace ppsim {
 
@@ -170,6 +171,8 @@ class Evaluator {
       return Bad(ErrorCode::kUnknownName, n.run_column, "no run named '" + n.run + "' (runs: " + RunList(runs_) + ")");
     const Metrics& m = run->metrics;
     const std::int64_t P = run->timeline.problem.P;
+    // peak() counts whole-stage sets: a chunk's set is 1/ChunksPerStage of one.
+    const std::int64_t sets_per_stage = ChunksPerStage(run->timeline.problem);
     Rational& out = values_[i].number;
     std::string name = n.name + "(" + n.run + ")";
     std::optional<Rational> r;
@@ -179,15 +182,17 @@ class Evaluator {
     else if (n.name == "transfers") r = m.transfers;
     else if (n.name == "bubble_ratio") r = m.busy > 0 ? Rational::Of(m.idle, m.busy) : Rational(0);
     else if (n.name == "bubble_fraction") r = m.makespan > 0 ? Rational::Of(m.idle, P * m.makespan) : Rational(0);
-    else if (n.name == "peak" && n.a < 0) r = m.peak_activations;
-    else if (n.name == "peak") {
+    else if (n.name == "peak_sets" && n.a < 0) r = m.peak_activations;
+    else if (n.name == "peak" && n.a < 0) r = Rational::Of(m.peak_activations, sets_per_stage);
+    else if (n.name == "peak" || n.name == "peak_sets") {
       const Rational d = values_[n.a].number;
       if (!d.integral() || d.num() < 0 || d.num() >= P)
         return Bad(ErrorCode::kInvalidValue, claim_.nodes()[n.a].column,
                    "device " + d.ToString() + " is out of range: run '" + n.run + "' has devices 0.." +
                        std::to_string(P - 1));
-      r = m.peak_activations_per_device[d.num()];
-      name = "peak(" + n.run + ", " + d.ToString() + ")";
+      const std::int64_t sets = m.peak_activations_per_device[d.num()];
+      r = n.name == "peak" ? Rational::Of(sets, sets_per_stage) : std::optional<Rational>(sets);
+      name = n.name + "(" + n.run + ", " + d.ToString() + ")";
     }
     if (!r) return Bad(ErrorCode::kTooLarge, n.column, "'" + n.text + "' overflows 64-bit exact arithmetic");
     out = *r;

@@ -18,7 +18,7 @@ struct Metric {
 };
 constexpr Metric kMetrics[] = {{"makespan", false}, {"busy", false},         {"idle", false},
                                {"transfers", false}, {"peak", true},          {"bubble_ratio", false},
-                               {"bubble_fraction", false}};
+                               {"bubble_fraction", false}, {"peak_sets", true}};
 
 const Metric* FindMetric(std::string_view name) {
   for (const Metric& m : kMetrics)
@@ -372,7 +372,7 @@ class ClaimParser {
     const Metric* metric = FindMetric(name);
     if (!metric) {
       Fault(from, "unknown function '" + name +
-                      "' (known: makespan, busy, idle, transfers, peak, bubble_ratio, bubble_fraction, floor, ceil, min, max)");
+                      "' (known: makespan, busy, idle, transfers, peak, peak_sets, bubble_ratio, bubble_fraction, floor, ceil, min, max)");
       return -1;
     }
     ++pos_;  // '('

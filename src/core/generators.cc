@@ -145,7 +145,7 @@ std::string KnownScheduleNames() {
   return names;
 }
 
-Result<Schedule> Generate(std::string_view name, Problem& problem) {
+Error ResolveRun(std::string_view name, Problem& problem) {
   const GeneratorInfo* g = FindGenerator(name);
   if (g == nullptr)
     return Fail(ErrorCode::kUnknownName,
@@ -164,8 +164,13 @@ Result<Schedule> Generate(std::string_view name, Problem& problem) {
                 "--group applies only to " + takers + "; " + g->name + " has no microbatch groups");
   }
   problem.placement = g->placement;
-  Error e = ValidateProblem(problem);
+  return ValidateProblem(problem);
+}
+
+Result<Schedule> Generate(std::string_view name, Problem& problem) {
+  Error e = ResolveRun(name, problem);
   if (e.code != ErrorCode::kOk) return e;
+  const GeneratorInfo* g = FindGenerator(name);
   e = g->check(problem);
   if (e.code != ErrorCode::kOk) return e;
   Result<Schedule> s = g->generate(problem);

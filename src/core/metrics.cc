@@ -85,4 +85,11 @@ Metrics Measure(const Timeline& t, const MeasureOptions& options) {
   return m;
 }
 
+std::string IdleSlotsText(const Metrics& m, int devices) {
+  const Tick slots = devices * m.makespan;
+  const auto percent = static_cast<Tick>(slots == 0 ? 0 : (__int128{200} * m.idle + slots) / (2 * __int128{slots}));  // half up
+  return "idle " + std::to_string(m.idle) + " of " + std::to_string(slots) + " slots (" + std::to_string(percent) +
+         "%)";
+}
+
 }  // namespace ppsim

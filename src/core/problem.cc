@@ -13,13 +13,19 @@ Tick PerStage(const std::vector<Tick>& values, int stage) {
   return values.size() == 1 ? values[0] : values[stage];
 }
 
-Error CheckCosts(const char* field, const std::vector<Tick>& values, int stages) {
+// `model_stages` > 0: a list of that many values (one per stage of the model
+// on one device) is also accepted — CostBasis::kStage before ScaleCosts().
+Error CheckCosts(const char* field, const std::vector<Tick>& values, int stages, int model_stages) {
   if (values.empty()) return Fail(ErrorCode::kInvalidValue, std::string("cost ") + field + ": no value given");
-  if (values.size() != 1 && static_cast<int>(values.size()) != stages) {
-    return Fail(ErrorCode::kInvalidValue,
-                std::string("cost ") + field + ": " + std::to_string(values.size()) +
-                    " per-stage values given but there are " + std::to_string(stages) +
-                    " stages (give 1 or " + std::to_string(stages) + ")");
+  const int n = static_cast<int>(values.size());
+  if (n != 1 && n != stages && n != model_stages) {
+    const std::string give = model_stages > 0 && model_stages != stages
+                                 ? "give 1, " + std::to_string(model_stages) + " per model stage or " +
+                                       std::to_string(stages) + " per virtual stage"
+                                 : "give 1 or " + std::to_string(stages);
+    return Fail(ErrorCode::kInvalidValue, std::string("cost ") + field + ": " + std::to_string(values.size()) +
+                                              " per-stage values given but there are " + std::to_string(stages) +
+                                              " stages (" + give + ")");
   }
   for (size_t i = 0; i < values.size(); ++i) {
     std::string where = values.size() == 1 ? std::string(field) : std::string(field) + "[" + std::to_string(i) + "]";
@@ -93,15 +99,16 @@ Error ValidateProblem(const Problem& p) {
   if (p.placement != Placement::kLoop && p.v != 2)
     return bad(PlacementName(p.placement) + " placement needs exactly 2 chunks per device, got " + std::to_string(p.v));
   const int S = p.stages();
+  const int model_stages = p.cost_basis == CostBasis::kStage && p.ticks_per_unit == 0 ? p.P : 0;
   for (auto [name, values] : {std::pair<const char*, const std::vector<Tick>*>{"F", &p.costs.f},
                               {"B", &p.costs.b}, {"W", &p.costs.w}}) {
-    Error e = CheckCosts(name, *values, S);
+    Error e = CheckCosts(name, *values, S, model_stages);
     if (e.code != ErrorCode::kOk) return e;
   }
   for (auto [name, values] : {std::pair<const char*, const std::vector<Tick>*>{"FB", &p.costs.fb},
                               {"BW", &p.costs.bw}}) {
     if (values->empty()) continue;
-    Error e = CheckCosts(name, *values, S);
+    Error e = CheckCosts(name, *values, S, model_stages);
     if (e.code != ErrorCode::kOk) return e;
   }
   {
@@ -136,5 +143,7 @@ std::string PlacementName(Placement placement) {
 }
 
 std::string HoldModeName(HoldMode hold) { return hold == HoldMode::kHeld ? "held" : "resident"; }
+
+std::string CostBasisName(CostBasis basis) { return basis == CostBasis::kStage ? "stage" : "chunk"; }
 
 }  // namespace ppsim

@@ -5,7 +5,9 @@
 #include <cstdio>
 #include <sstream>
 
+#include "ppsim/cost_scale.h"
 #include "ppsim/generators.h"
+#include "ppsim/rational.h"
 #include "ppsim/simulate.h"
 
 namespace ppsim {
@@ -21,12 +23,21 @@ std::string Join(const std::vector<std::int64_t>& v) {
 
 std::string Check(bool ok) { return ok ? "✓" : "✗"; }
 
+// The cluster-wide peak in whole-stage sets: a chunk's set counts 1/v.
+Rational PeakStageSets(const Row& r) {
+  return Rational::Of(r.metrics.peak_activations, ChunksPerStage(r.timeline.problem)).value_or(Rational(0));
+}
+
 }  // namespace
 
 std::string ComparisonText(const std::vector<ComparedRun>& rows) {
   std::ostringstream out;
   const Problem& p = rows[0].timeline.problem;
-  out << "P=" << p.P << " M=" << p.M << " comm=" << p.comm << "  activations: " << HoldModeName(p.hold) << "\n\n";
+  out << "P=" << p.P << " M=" << p.M << " comm=" << p.comm << "  activations: " << HoldModeName(p.hold) << "\n";
+  out << (p.cost_basis == CostBasis::kStage
+              ? "costs per stage of the model on one device (a run with v chunks costs 1/v per chunk)"
+              : "costs per chunk, as given (--cost-per chunk)")
+      << "; " << TickScaleText(p) << "\n\n";
   auto cell = [](std::string s) {
     constexpr size_t kWidth = 34;
     size_t visible = 0;  // "✓"/"✗" are three bytes, one column
@@ -51,7 +62,7 @@ std::string ComparisonText(const std::vector<ComparedRun>& rows) {
                 Check(*pr.makespan == r.metrics.makespan);
        });
   line("busy", [](const Row& r) { return std::to_string(r.metrics.busy); }, none);
-  line("idle (bubble)", [](const Row& r) { return std::to_string(r.metrics.idle); }, none);
+  line("idle (bubble)", [](const Row& r) { return IdleSlotsText(r.metrics, r.timeline.problem.P); }, none);
   line("bubble_ratio idle/busy",
        [](const Row& r) { return Ratio::Of(r.metrics.idle, r.metrics.busy).ToString(); },
        [](const Row& r) {
@@ -77,7 +88,8 @@ std::string ComparisonText(const std::vector<ComparedRun>& rows) {
          return "  " + pr.device_idle_formula + " = " + std::to_string(*pr.device_idle) + " " +
                 Check(*pr.device_idle == r.metrics.max_device_idle);
        });
-  line("peak activations (cluster)", [](const Row& r) { return std::to_string(r.metrics.peak_activations); }, none);
+  line("peak activations (stage-sets)", [](const Row& r) { return PeakStageSets(r).ToDisplay(); }, none);
+  line("peak sets held (chunk sets)", [](const Row& r) { return std::to_string(r.metrics.peak_activations); }, none);
   line("peak per device", [](const Row& r) { return Join(r.metrics.peak_activations_per_device); }, none);
   line("  predicted per device",
        [](const Row& r) {
@@ -93,15 +105,20 @@ std::string ComparisonText(const std::vector<ComparedRun>& rows) {
        },
        none);
   out << "\n";
-  bool same_makespan = true, same_idle = true;
+  bool same_makespan = true, same_idle = true, same_busy = true;
   for (const Row& r : rows) {
+    same_busy = same_busy && r.metrics.busy == rows[0].metrics.busy;
     same_makespan = same_makespan && r.metrics.makespan == rows[0].metrics.makespan;
     same_idle = same_idle && r.metrics.idle == rows[0].metrics.idle;
   }
   out << "makespans " << (same_makespan ? "equal" : "differ") << ":";
   for (const Row& r : rows) out << " " << r.timeline.schedule.name << "=" << r.metrics.makespan;
-  out << "\nbubbles " << (same_idle ? "equal" : "differ") << " (idle device-ticks):";
-  for (const Row& r : rows) out << " " << r.timeline.schedule.name << "=" << r.metrics.idle;
+  out << "\nbusy (work) " << (same_busy ? "equal" : "differs") << ":";
+  for (const Row& r : rows) out << " " << r.timeline.schedule.name << "=" << r.metrics.busy;
+  out << "\nbubbles " << (same_idle ? "equal" : "differ") << ":";
+  for (size_t i = 0; i < rows.size(); ++i)
+    out << (i == 0 ? " " : " · ") << rows[i].timeline.schedule.name << " "
+        << IdleSlotsText(rows[i].metrics, rows[i].timeline.problem.P);
   out << "\n";
   return out.str();
 }
@@ -113,10 +130,13 @@ nlohmann::json ComparisonJson(const std::vector<ComparedRun>& rows) {
     const Metrics& m = r.metrics;
     nlohmann::json j = {{"schedule", r.timeline.schedule.name}, {"P", r.timeline.problem.P},
                         {"M", r.timeline.problem.M},           {"v", r.timeline.problem.v},
+                        {"costs", {{"F", r.timeline.problem.costs.f}, {"B", r.timeline.problem.costs.b}}},
                         {"makespan", m.makespan},              {"busy", m.busy},
                         {"idle", m.idle},                      {"bubble_ratio", m.bubble_ratio},
+                        {"slots", m.makespan * r.timeline.problem.P},
                         {"bubble_fraction", m.bubble_fraction}, {"transfers", m.transfers},
                         {"peak_activations", m.peak_activations},
+                        {"peak_stage_sets", PeakStageSets(r).ToDouble()},
                         {"peak_activations_per_device", m.peak_activations_per_device}};
     nlohmann::json pred = nlohmann::json::object();
     if (r.prediction.makespan) pred["makespan"] = {{"formula", r.prediction.makespan_formula}, {"value", *r.prediction.makespan}};
@@ -138,16 +158,28 @@ nlohmann::json ComparisonJson(const std::vector<ComparedRun>& rows) {
     same_makespan = same_makespan && m.makespan == rows[0].metrics.makespan;
     same_idle = same_idle && m.idle == rows[0].metrics.idle;
   }
-  return {{"runs", runs}, {"makespans_equal", same_makespan}, {"bubbles_equal", same_idle}};
+  const Problem& p = rows[0].timeline.problem;
+  return {{"runs", runs},
+          {"makespans_equal", same_makespan},
+          {"bubbles_equal", same_idle},
+          {"cost_basis", CostBasisName(p.cost_basis)},
+          {"ticks_per_unit", p.ticks_per_unit}};
 }
 
 Result<std::vector<ComparedRun>> Compare(const std::vector<std::string>& schedules, const Problem& problem) {
-  std::vector<ComparedRun> rows;
+  // --chunks applies to the schedules that take it; the others run their own.
+  std::vector<Problem> problems;
   for (const std::string& name : schedules) {
-    // --chunks applies to the schedules that take it; the others run their own.
     Problem p = problem;
     if (const GeneratorInfo* g = FindGenerator(name); g != nullptr && g->fixed_chunks != 0) p.v = g->fixed_chunks;
-    Result<Timeline> t = Simulate(name, p);
+    problems.push_back(std::move(p));
+  }
+  // One model, one tick: every run's costs scaled at the common scale.
+  if (Error e = ScaleRuns(schedules, problems); e.code != ErrorCode::kOk) return e;
+  std::vector<ComparedRun> rows;
+  for (size_t i = 0; i < schedules.size(); ++i) {
+    const std::string& name = schedules[i];
+    Result<Timeline> t = Simulate(name, problems[i]);
     if (!t) return t.error();
     ComparedRun row{std::move(*t), {}, {}};
     row.metrics = Measure(row.timeline);

@@ -80,6 +80,13 @@ Result<Problem> ToProblem(const ProblemOptions& o) {
     if (e.code != ErrorCode::kOk) return e;
   }
   p.overlap = !o.no_overlap;
+  if (o.cost_per == "stage") {
+    p.cost_basis = CostBasis::kStage;
+  } else if (o.cost_per == "chunk") {
+    p.cost_basis = CostBasis::kChunk;
+  } else {
+    return Fail(ErrorCode::kInvalidValue, "--cost-per: '" + o.cost_per + "' is not one of stage, chunk");
+  }
   if (o.hold == "held") {
     p.hold = HoldMode::kHeld;
   } else if (o.hold == "resident") {

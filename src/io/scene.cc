@@ -133,7 +133,19 @@ class SceneLoader {
       return Hold(h, o, p) ? 1 : -1;
     }
     if (key == "costs") return Costs(node, o, p) ? 1 : -1;
+    if (key == "cost_per") {
+      std::string c;
+      if (!String(key, node, o, &c)) return -1;
+      return CostPer(c, o, p) ? 1 : -1;
+    }
     return 0;
+  }
+  // What a cost describes (cost_scale.h): "stage" (default) or "chunk".
+  bool CostPer(const std::string& c, const Origin& o, Problem* p) {
+    if (c == "stage") p->cost_basis = CostBasis::kStage;
+    else if (c == "chunk") p->cost_basis = CostBasis::kChunk;
+    else return Bad(ErrorCode::kInvalidValue, o, "cost_per must be \"stage\" or \"chunk\", got \"" + c + "\"");
+    return true;
   }
   bool Hold(const std::string& h, const Origin& o, Problem* p) {
     if (h == "held") p->hold = HoldMode::kHeld;
@@ -196,7 +208,7 @@ class SceneLoader {
     }
     return Bad(ErrorCode::kUnknownName, o,
                "unknown key '" + key +
-                   "' (known: title, subtitle, P, M, v, chunks, comm, hold, costs, [[run]], [[claim]], [closing], "
+                   "' (known: title, subtitle, P, M, v, chunks, comm, hold, costs, cost_per, [[run]], [[claim]], [closing], "
                    "[render]; any other top-level number is a parameter)");
   }
   static bool IsIdentifier(const std::string& k) {
@@ -225,10 +237,11 @@ class SceneLoader {
     const size_t eq = item.find('=');
     if (eq == std::string::npos || eq == 0) return Bad(ErrorCode::kUsage, o, "expected KEY=VALUE, e.g. --set P=8");
     const std::string key = item.substr(0, eq), raw = item.substr(eq + 1);
-    if (key == "title" || key == "subtitle" || key == "hold") {
+    if (key == "title" || key == "subtitle" || key == "hold" || key == "cost_per") {
       std::string s = raw;
       if (s.size() >= 2 && s.front() == '"' && s.back() == '"') s = s.substr(1, s.size() - 2);
       if (key == "hold") return Hold(s, o, &scene_.problem);
+      if (key == "cost_per") return CostPer(s, o, &scene_.problem);
       (key == "title" ? scene_.title : scene_.subtitle) = s;
       title_origin_[key == "title" ? 0 : 1] = o;
       return true;
@@ -253,7 +266,7 @@ class SceneLoader {
     const bool known = key == "P" || key == "M" || key == "v" || key == "chunks" || key == "comm" || key == "costs" ||
                        scene_.params.count(key) > 0;
     if (!known) {
-      std::string names = "P, M, v, chunks, comm, hold, costs, costs.F, costs.B, costs.W, title, subtitle";
+      std::string names = "P, M, v, chunks, comm, hold, costs, cost_per, costs.F, costs.B, costs.W, title, subtitle";
       for (const auto& [k, v] : scene_.params) names += ", " + k;
       return Bad(ErrorCode::kUsage, o, "the scene has no top-level key '" + key + "' (known: " + names + ")");
     }
@@ -306,7 +319,7 @@ class SceneLoader {
           return Bad(ErrorCode::kUnknownName, At(key),
                      "unknown key '" + k +
                          "' in [[run]] (known: name, schedule, caption, P, M, v, chunks, comm, hold, costs, "
-                         "max_activations)");
+                         "cost_per, max_activations)");
         }
       }
       if (!has_name) return Bad(ErrorCode::kInvalidValue, ro, "[[run]] needs a name");

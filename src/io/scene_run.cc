@@ -11,12 +11,12 @@ namespace {
 
 // schedule = "search": stopped by a fixed number of candidates, not by the
 // clock, so that a scene renders the same schedule on every machine.
-Result<Timeline> SearchRun(const SceneRun& run) {
+Result<Timeline> SearchRun(const SceneRun& run, const Problem& problem) {
   SearchOptions options;
   options.max_activations = run.max_activations;
   options.max_evaluations = 100'000;
   options.time_limit_seconds = 600;
-  Result<SearchResult> r = Search(run.problem, options);
+  Result<SearchResult> r = Search(problem, options);
   if (!r.ok()) return r.error();
   r->timeline.problem.hold = run.problem.hold;  // measured like the scene's other runs
   return std::move(r->timeline);
@@ -25,10 +25,24 @@ Result<Timeline> SearchRun(const SceneRun& run) {
 }  // namespace
 
 Result<std::vector<RunResult>> SimulateScene(const Scene& scene, const MeasureOptions& measure) {
+  // One model, one tick across the scene's runs (cost_scale.h).
+  std::vector<std::string> schedules;
+  std::vector<Problem> problems;
+  for (const SceneRun& run : scene.runs) {
+    schedules.push_back(run.schedule);
+    problems.push_back(run.problem);
+  }
+  int failed = -1;
+  if (Error e = ScaleRuns(schedules, problems, &failed); e.code != ErrorCode::kOk) {
+    if (failed < 0) return Fail(e.code, scene.path + ": " + e.message);
+    const SceneRun& run = scene.runs[failed];
+    return Fail(e.code, scene.path + ":" + std::to_string(run.pos.line) + ": run " + run.name + ": " + e.message);
+  }
   std::vector<RunResult> runs;
   runs.reserve(scene.runs.size());
-  for (const SceneRun& run : scene.runs) {
-    Result<Timeline> t = run.schedule == "search" ? SearchRun(run) : Simulate(run.schedule, run.problem);
+  for (size_t i = 0; i < scene.runs.size(); ++i) {
+    const SceneRun& run = scene.runs[i];
+    Result<Timeline> t = run.schedule == "search" ? SearchRun(run, problems[i]) : Simulate(run.schedule, problems[i]);
     if (!t.ok())
       return Fail(t.error().code, scene.path + ":" + std::to_string(run.pos.line) + ": run " + run.name + ": " +
                                       t.error().message);

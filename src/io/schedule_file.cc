@@ -3,6 +3,7 @@
 #include <cctype>
 
 #include "ppsim/atomic_file.h"
+#include "ppsim/cost_scale.h"
 #include "ppsim/placement.h"
 #include "ppsim/pytorch_csv.h"
 #include "ppsim/schedule_text.h"
@@ -36,6 +37,12 @@ Result<Timeline> SimulateImported(ImportedSchedule imported, const Problem& flag
   p.v = shape.v;
   p.placement = shape.placement;
   Error e = ValidateProblem(p);
+  if (e.code != ErrorCode::kOk) return e;
+  // One model (cost_scale.h): the file's chunks cost 1/v of a stage each.
+  const bool split = imported.schedule.split_backward;
+  Result<std::int64_t> k = TicksPerUnit({p}, {split});
+  if (!k) return k.error();
+  e = ScaleCosts(p, *k, split);
   if (e.code != ErrorCode::kOk) return e;
   Result<Timeline> t = Place(p, std::move(imported.schedule));
   if (!t) return Fail(t.error().code, source + ": " + t.error().message);

@@ -36,7 +36,9 @@ json SimulationJson(const Timeline& t, const Metrics& m) {
       {"stages", p.stages()},
       {"placement", PlacementName(p.placement)},
       {"split_backward", t.schedule.split_backward},
-      {"costs", costs},
+      {"costs", costs},  // ticks per op
+      {"cost_basis", CostBasisName(p.cost_basis)},
+      {"ticks_per_unit", p.ticks_per_unit == 0 ? 1 : p.ticks_per_unit},
       {"comm", p.comm},
       {"hold", HoldModeName(p.hold)},
       {"makespan", m.makespan},

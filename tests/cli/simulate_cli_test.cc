@@ -153,13 +153,53 @@ TEST(CompareCli, SaysMakespansAndBubblesAreEqual) {
   auto run = RunPpsim("compare --schedule gpipe,1f1b -P 4 -M 6");
   ASSERT_EQ(run.exit_code, 0) << run.err;
   EXPECT_NE(run.out.find("makespans equal: gpipe=18 1f1b=18"), std::string::npos) << run.out;
-  EXPECT_NE(run.out.find("bubbles equal (idle device-ticks): gpipe=24 1f1b=24"), std::string::npos);
+  EXPECT_NE(run.out.find("bubbles equal: gpipe idle 24 of 72 slots (33%) · 1f1b idle 24 of 72 slots (33%)"),
+            std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("1 tick = 1 stage cost unit"), std::string::npos) << run.out;
   EXPECT_NE(run.out.find("(P-1)/M = 1/2 ✓"), std::string::npos);
   auto json = RunPpsim("compare --schedule gpipe,1f1b -P 4 -M 6 --json");
   const auto j = nlohmann::json::parse(json.out);
   EXPECT_TRUE(j["makespans_equal"]);
   EXPECT_EQ(j["runs"][1]["peak_activations"], 9);
   EXPECT_EQ(j["runs"][0]["predicted"]["bubble_ratio"]["value"], "1/2");
+}
+
+// One model across runs: interleaved's chunks cost half a stage, the tick
+// is half a unit, the work is equal and the bubble halves.
+TEST(CompareCli, InterleavedOnTheSameModelDoesEqualWorkWithHalfTheBubble) {
+  auto run = RunPpsim("compare -s 1f1b,interleaved --chunks 2 -P 4 -M 8");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_NE(run.out.find("1 tick = 1/2 stage cost unit"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("costs per stage of the model on one device"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("makespans differ: 1f1b=44 interleaved=38"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("busy (work) equal: 1f1b=128 interleaved=128"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("bubbles differ: 1f1b idle 48 of 176 slots (27%) · interleaved idle 24 of 152 slots (16%)"),
+            std::string::npos) << run.out;
+  auto json = RunPpsim("compare -s 1f1b,interleaved --chunks 2 -P 4 -M 8 --json");
+  const auto j = nlohmann::json::parse(json.out);
+  EXPECT_EQ(j["cost_basis"], "stage");
+  EXPECT_EQ(j["ticks_per_unit"], 2);
+  EXPECT_EQ(j["runs"][0]["idle"], 48);
+  EXPECT_EQ(j["runs"][1]["idle"], 24);
+  EXPECT_EQ(j["runs"][1]["peak_activations"], 28);  // chunk sets
+  EXPECT_EQ(j["runs"][1]["peak_stage_sets"], 14);   // whole stages
+}
+
+// --cost-per chunk keeps the per-op meaning and its old numbers.
+TEST(CompareCli, CostPerChunkKeepsCostsAsGiven) {
+  auto run = RunPpsim("compare -s 1f1b,interleaved --chunks 2 -P 4 -M 8 --cost-per chunk");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_NE(run.out.find("costs per chunk, as given (--cost-per chunk); 1 tick = 1 chunk cost unit"), std::string::npos)
+      << run.out;
+  EXPECT_NE(run.out.find("makespans differ: 1f1b=22 interleaved=38"), std::string::npos) << run.out;
+  auto sim = RunPpsim("simulate -s interleaved --chunks 2 -P 4 -M 8 --cost F=2,B=2 --cost-per chunk --json");
+  const auto j = nlohmann::json::parse(sim.out);
+  EXPECT_EQ(j["cost_basis"], "chunk");
+  EXPECT_EQ(j["ticks_per_unit"], 1);
+  EXPECT_EQ(j["costs"]["F"], 2);
+  auto bad = RunPpsim("compare --cost-per layer");
+  EXPECT_EQ(bad.exit_code, ExitCode(ErrorCode::kInvalidValue));
+  EXPECT_NE(bad.err.find("--cost-per: 'layer' is not one of stage, chunk"), std::string::npos) << bad.err;
 }
 
 }  // namespace

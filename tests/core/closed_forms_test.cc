@@ -79,7 +79,8 @@ TEST(ClosedForms, InterleavedBubbleShrinksByV) {
 }
 
 TEST(ClosedForms, InterleavedWithChunkCostStageOverVBeats1F1B) {
-  // Same model: a stage costs F=4, B=8 under 1F1B; split into v=2 chunks each costs F=2, B=4.
+  // Same model: a stage costs F=4, B=8; costs are per stage (the default
+  // basis), so interleaved's v=2 chunks cost F=2, B=4 each without being told.
   Problem one;
   one.P = 4;
   one.M = 8;
@@ -87,10 +88,11 @@ TEST(ClosedForms, InterleavedWithChunkCostStageOverVBeats1F1B) {
   one.costs.b = {8};
   Problem two = one;
   two.v = 2;
-  two.costs.f = {2};
-  two.costs.b = {4};
+  const Timeline chunked = MustSimulate("interleaved", two);
+  EXPECT_EQ(chunked.problem.costs.f, std::vector<Tick>{2});
+  EXPECT_EQ(chunked.problem.costs.b, std::vector<Tick>{4});
   const Metrics a = Measure(MustSimulate("1f1b", one));
-  const Metrics b = Measure(MustSimulate("interleaved", two));
+  const Metrics b = Measure(chunked);
   EXPECT_EQ(a.busy, b.busy);
   EXPECT_EQ(a.idle, 2 * b.idle);  // the bubble shrinks by v
 }

@@ -26,8 +26,11 @@ SimRun Simulated(const std::string& name, Problem p) {
   return {std::move(*t), std::move(m)};
 }
 
+// The published forms are in per-op costs: chunk basis (cost_scale.h), so
+// a V-shape run's chunk costs exactly f, b, w ticks.
 Problem Sized(int P, int M, Tick f, Tick b, Tick w = 1) {
   Problem p;
+  p.cost_basis = CostBasis::kChunk;
   p.P = P;
   p.M = M;
   p.costs.f = {f};

@@ -32,7 +32,7 @@ const CommandRegistrar registrar(20, [](CLI::App& app, int* exit_code) {
   cmd->add_option("--schedule,-s", o->schedules, "comma-separated schedule names (default gpipe,1f1b)")
       ->delimiter(',');
   AddProblemOptions(*cmd, o->problem);
-  cmd->add_flag("--json", o->json, "print {runs: [...], makespans_equal, bubbles_equal}");
+  cmd->add_flag("--json", o->json, "print {runs: [...], makespans_equal, bubbles_equal, cost_basis, ticks_per_unit}");
   cmd->callback([o, exit_code] { *exit_code = Run(*o); });
 });
 

@@ -11,6 +11,9 @@ void AddProblemOptions(CLI::App& cmd, ProblemOptions& o) {
                  "latency in ticks on cross-device dependencies (default 0); per hop s->s+1: 1:8:1 (S-1 values)");
   cmd.add_option("--cost-file", o.cost_file, "costs, comm and memory model from a TOML file (docs/costs.md)");
   cmd.add_option("--memory-limit", o.memory_limit, "device memory limit in bytes: report the first tick over it");
+  cmd.add_option("--cost-per", o.cost_per,
+                 "what --cost describes: stage = one device's share of the model, a chunk costs 1/v of it, ticks "
+                 "rescaled to stay whole (default); chunk = one op as given");
   cmd.add_option("--group", o.group,
                  "microbatches per group (Megatron's microbatch_group_size_per_vp_stage; interleaved, combined-1f1b)");
   cmd.add_flag("--no-overlap", o.no_overlap,

@@ -1,5 +1,5 @@
 // The flags every simulating command shares: -P, -M, --chunks, --cost,
-// --comm, --hold, --cost-file, --memory-limit. Values are read as text into
+// --comm, --hold, --cost-per, --cost-file, --memory-limit. Values are read as text into
 // a ProblemOptions and checked by ToProblem (io), so that a bad value is
 // reported with its flag's name and the invalid-value exit code.
 #pragma once
