@@ -120,6 +120,8 @@ bool WriteSimulationJson(JsonOut& out, const Timeline& t, const Metrics& m, bool
          if (!p.costs.bw.empty()) costs.push_back({"BW", [&](JsonOut& c) { PerStage(c, p.costs.bw); }});
          WriteObject(o, std::move(costs));
        }},
+      {"cost_basis", [&](JsonOut& o) { o.String(CostBasisName(p.cost_basis)); }},  // costs are ticks per op
+      {"ticks_per_unit", [&](JsonOut& o) { o.Int(p.ticks_per_unit == 0 ? 1 : p.ticks_per_unit); }},
       {"comm", [&](JsonOut& o) { o.Int(p.comm); }},
       {"hold", [&](JsonOut& o) { o.String(HoldModeName(p.hold)); }},
       {"makespan", [&](JsonOut& o) { o.Int(m.makespan); }},
