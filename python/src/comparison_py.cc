@@ -66,8 +66,9 @@ void BindComparison(pyb::module_& m) {
   m.def(
       "compare",
       [](const std::vector<std::string>& schedules, pyb::object P, pyb::object M, pyb::object chunks,
-         pyb::object costs, pyb::object comm, pyb::object hold, pyb::object cost_file, pyb::object memory_limit) {
-        return CompareNamed(schedules, {P, M, chunks, costs, comm, hold, cost_file, memory_limit});
+         pyb::object costs, pyb::object comm, pyb::object hold, pyb::object cost_file, pyb::object memory_limit,
+         pyb::object cost_per) {
+        return CompareNamed(schedules, {P, M, chunks, costs, comm, hold, cost_file, memory_limit, cost_per});
       },
       pyb::arg("schedules") = std::vector<std::string>{"gpipe", "1f1b"}, PPSIM_PROBLEM_KWARGS,
       "Simulate several schedules on one problem (`ppsim compare`); returns a Comparison.");

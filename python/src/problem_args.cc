@@ -44,6 +44,7 @@ ProblemOptions ToOptions(const ProblemArgs& a) {
   Set(a.hold, o.hold);
   Set(a.cost_file, o.cost_file);
   Set(a.memory_limit, o.memory_limit);
+  Set(a.cost_per, o.cost_per);
   return o;
 }
 

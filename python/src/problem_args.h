@@ -1,7 +1,7 @@
 // Python keyword arguments -> ProblemOptions, the text the CLI's flags hold,
 // so that ToProblem (io) checks them and a bad value gets the CLI's message:
 // P=4 -> "-P 4"; costs={"F": 1, "B": [2, 3]} -> "--cost F=1,B=2:3";
-// comm=[1, 8, 1] -> "--comm 1:8:1". Only the spelling is translated here.
+// comm=[1, 8, 1] -> "--comm 1:8:1"; cost_per="chunk" -> "--cost-per chunk". Only the spelling is translated here.
 #pragma once
 
 #include <pybind11/pybind11.h>
@@ -11,7 +11,7 @@
 namespace ppsim::py {
 
 struct ProblemArgs {
-  pybind11::object P, M, chunks, costs, comm, hold, cost_file, memory_limit;
+  pybind11::object P, M, chunks, costs, comm, hold, cost_file, memory_limit, cost_per;
   // True iff P, M or chunks was given (not None).
   bool shape_given() const;
 };
@@ -19,11 +19,13 @@ struct ProblemArgs {
 ProblemOptions ToOptions(const ProblemArgs& args);
 
 // Adds the keyword arguments P=None, M=None, chunks=None, costs=None,
-// comm=None, hold=None, cost_file=None, memory_limit=None, in that order.
+// comm=None, hold=None, cost_file=None, memory_limit=None, cost_per=None, in
+// that order (cost_per: "stage", the default, or "chunk", as --cost-per).
 #define PPSIM_PROBLEM_KWARGS                                                                        \
   pybind11::arg("P") = pybind11::none(), pybind11::arg("M") = pybind11::none(),                     \
   pybind11::arg("chunks") = pybind11::none(), pybind11::arg("costs") = pybind11::none(),            \
   pybind11::arg("comm") = pybind11::none(), pybind11::arg("hold") = pybind11::none(),               \
-  pybind11::arg("cost_file") = pybind11::none(), pybind11::arg("memory_limit") = pybind11::none()
+  pybind11::arg("cost_file") = pybind11::none(), pybind11::arg("memory_limit") = pybind11::none(), \
+  pybind11::arg("cost_per") = pybind11::none()
 
 }  // namespace ppsim::py

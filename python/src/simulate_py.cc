@@ -77,17 +77,18 @@ void BindSimulate(pyb::module_& m) {
   m.def(
       "simulate",
       [](const std::string& schedule, pyb::object P, pyb::object M, pyb::object chunks, pyb::object costs,
-         pyb::object comm, pyb::object hold, pyb::object cost_file, pyb::object memory_limit,
+         pyb::object comm, pyb::object hold, pyb::object cost_file, pyb::object memory_limit, pyb::object cost_per,
          pyb::object schedule_file) {
-        return SimulateNamed(schedule, {P, M, chunks, costs, comm, hold, cost_file, memory_limit}, schedule_file);
+        return SimulateNamed(schedule, {P, M, chunks, costs, comm, hold, cost_file, memory_limit, cost_per},
+                             schedule_file);
       },
       pyb::arg("schedule") = "1f1b", PPSIM_PROBLEM_KWARGS, pyb::arg("schedule_file") = pyb::none(),
       "Generate and place a schedule (`ppsim simulate`); returns a Timeline.");
   m.def(
       "simulate_pytorch",
       [](const pyb::dict& order, pyb::object P, pyb::object M, pyb::object chunks, pyb::object costs,
-         pyb::object comm, pyb::object hold, pyb::object cost_file, pyb::object memory_limit) {
-        return SimulatePytorch(order, {P, M, chunks, costs, comm, hold, cost_file, memory_limit});
+         pyb::object comm, pyb::object hold, pyb::object cost_file, pyb::object memory_limit, pyb::object cost_per) {
+        return SimulatePytorch(order, {P, M, chunks, costs, comm, hold, cost_file, memory_limit, cost_per});
       },
       pyb::arg("pipeline_order"), PPSIM_PROBLEM_KWARGS,
       "Place PyTorch's per-rank action lists ({rank: ['0F0', '0I0', None, ...]}); returns a Timeline.");

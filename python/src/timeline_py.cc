@@ -4,6 +4,8 @@
 #include <pybind11/stl.h>
 
 #include <cstddef>
+#include <cstdint>
+#include <algorithm>
 #include <cstring>
 
 #include "errors.h"
@@ -123,6 +125,9 @@ void BindTimeline(pyb::module_& m) {
       .def_property_readonly("split_backward", [](T& t) { return t.timeline().schedule.split_backward; })
       .def_property_readonly("comm", [](T& t) { return t.timeline().problem.comm; })
       .def_property_readonly("hold", [](T& t) { return HoldModeName(t.timeline().problem.hold); })
+      .def_property_readonly("cost_basis", [](T& t) { return CostBasisName(t.timeline().problem.cost_basis); })
+      .def_property_readonly("ticks_per_unit",
+                             [](T& t) { return std::max<std::int64_t>(1, t.timeline().problem.ticks_per_unit); })
       .def_property_readonly("makespan", [](T& t) { return t.metrics().makespan; })
       .def_property_readonly("busy", [](T& t) { return t.metrics().busy; })
       .def_property_readonly("idle", [](T& t) { return t.metrics().idle; })

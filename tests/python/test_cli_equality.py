@@ -64,3 +64,23 @@ def test_canonical_numbers():
     assert (f.makespan, f.idle, f.bubble_ratio, f.peak_activations) == (18, 24, 0.5, 9)
     code, out, _ = run_cli("simulate", "--schedule", "1f1b", "-P", "4", "-M", "6", "--json")
     assert list(f.peak_per_device) == json.loads(out)["peak_activations_per_device"]
+
+
+def test_one_model_across_runs():
+    # Costs per stage of the model (the default): interleaved v=2 does 1F1B's
+    # work in half-cost chunks, on one tick (1 tick = 1/2 stage cost unit).
+    c = ppsim.compare(["1f1b", "interleaved"], P=4, M=8, chunks=2)
+    one, inter = c.timelines
+    assert (one.busy, inter.busy) == (128, 128)
+    assert (one.idle, inter.idle) == (48, 24)
+    assert (one.cost_basis, one.ticks_per_unit, inter.ticks_per_unit) == ("stage", 2, 2)
+    j = json.loads(c.to_json())
+    assert (j["cost_basis"], j["ticks_per_unit"]) == ("stage", 2)
+    # cost_per="chunk" keeps each value as one op's ticks, as --cost-per chunk does.
+    c = ppsim.compare(["1f1b", "interleaved"], P=4, M=8, chunks=2, cost_per="chunk")
+    assert [t.makespan for t in c.timelines] == [22, 38]
+    assert c.to_json() == run_cli("compare", "-s", "1f1b,interleaved", "-P", "4", "-M", "8", "--chunks", "2",
+                                  "--cost-per", "chunk", "--json")[1]
+    with pytest.raises(ppsim.Error) as e:
+        ppsim.simulate("1f1b", cost_per="op")
+    assert str(e.value) == "--cost-per: 'op' is not one of stage, chunk"
