@@ -204,3 +204,13 @@ TEST(CompareCli, CostPerChunkKeepsCostsAsGiven) {
 
 }  // namespace
 }  // namespace ppsim
+
+// simulate's summary says which basis and tick scale its numbers are in.
+TEST(SimulateCli, SummarySaysTheCostBasisAndTickScale) {
+  auto run = RunPpsim("simulate -s interleaved --chunks 2 -P 4 -M 8");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_NE(run.out.find("costs per stage (a chunk costs 1/2); 1 tick = 1/2 stage cost unit\n"
+                         "makespan 38  busy 128  idle 24"),
+            std::string::npos)
+      << run.out;
+}

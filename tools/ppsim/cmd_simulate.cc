@@ -6,6 +6,7 @@
 #include "command.h"
 #include "ppsim/atomic_file.h"
 #include "ppsim/chrome_trace.h"
+#include "ppsim/cost_scale.h"
 #include "ppsim/critical_path.h"
 #include "ppsim/memory_bytes.h"
 #include "ppsim/metrics.h"
@@ -53,6 +54,7 @@ std::string Summary(const Timeline& t, const Metrics& m) {
   std::snprintf(line, sizeof line, "%s  P=%d M=%d v=%d  comm=%lld\n", t.schedule.name.c_str(), t.problem.P,
                 t.problem.M, t.problem.v, static_cast<long long>(t.problem.comm));
   s += line;
+  s += CostBasisText(t.problem) + "; " + TickScaleText(t.problem) + "\n";  // which units the ticks are in
   std::snprintf(line, sizeof line,
                 "makespan %lld  busy %lld  idle %lld  bubble_ratio %.4f  bubble_fraction %.4f  transfers %lld\n",
                 static_cast<long long>(m.makespan), static_cast<long long>(m.busy), static_cast<long long>(m.idle),
