@@ -202,9 +202,6 @@ TEST(CompareCli, CostPerChunkKeepsCostsAsGiven) {
   EXPECT_NE(bad.err.find("--cost-per: 'layer' is not one of stage, chunk"), std::string::npos) << bad.err;
 }
 
-}  // namespace
-}  // namespace ppsim
-
 // simulate's summary says which basis and tick scale its numbers are in.
 TEST(SimulateCli, SummarySaysTheCostBasisAndTickScale) {
   auto run = RunPpsim("simulate -s interleaved --chunks 2 -P 4 -M 8");
@@ -214,3 +211,6 @@ TEST(SimulateCli, SummarySaysTheCostBasisAndTickScale) {
             std::string::npos)
       << run.out;
 }
+
+}  // namespace
+}  // namespace ppsim
