@@ -47,10 +47,18 @@ std::optional<Tick> WorkBound(const Problem& p) {
   Tick per_microbatch = 0;  // all stages' F + B + W (+ an overlapped pair, + a full backward), plus three hops each
   Tick max_comm = p.comm;
   for (Tick c : p.comm_hops) max_comm = std::max(max_comm, c);
+  // Before ScaleCosts a list may hold one value per stage of the model (P
+  // values, cost_scale.h): every model stage then counts v times in the sum,
+  // as s mod P visits it.
+  auto at = [S](const std::vector<Tick>& values, int s) {
+    return PerStage(values, values.size() == 1 || static_cast<int>(values.size()) == S
+                                ? s
+                                : s % static_cast<int>(values.size()));
+  };
   for (int s = 0; s < S; ++s) {
-    Tick stage = PerStage(p.costs.f, s) + PerStage(p.costs.b, s) + PerStage(p.costs.w, s) + 3 * max_comm;
-    if (!p.costs.fb.empty()) stage += PerStage(p.costs.fb, s);
-    if (!p.costs.bw.empty()) stage += PerStage(p.costs.bw, s);  // a full backward, in place of B + W
+    Tick stage = at(p.costs.f, s) + at(p.costs.b, s) + at(p.costs.w, s) + 3 * max_comm;
+    if (!p.costs.fb.empty()) stage += at(p.costs.fb, s);
+    if (!p.costs.bw.empty()) stage += at(p.costs.bw, s);  // a full backward, in place of B + W
     per_microbatch += stage;  // ≤ 2^12·2^6 stages × 2^43: no overflow
   }
   std::optional<Tick> work = CheckedMul<Tick>(per_microbatch, p.M);

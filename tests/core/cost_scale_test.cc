@@ -139,5 +139,23 @@ TEST(PeakClaims, StageSetsAreExactRationals) {
   EXPECT_EQ(Eval("peak(A)", runs), 9);
 }
 
+// A list of P values (one per stage of the model) is valid for a V-shape
+// run before scaling, and its work bound counts each model stage v times
+// (it once read past the list's end and refused the problem as too large).
+TEST(CostScale, PerModelStageListOnAVShapeRunIsValidAndScaled) {
+  Problem p = Pm(4, 8);
+  p.v = 2;
+  p.placement = Placement::kVShape;
+  p.costs.f = {3, 1, 1, 2};
+  EXPECT_EQ(ValidateProblem(p).code, ErrorCode::kOk) << ValidateProblem(p).message;
+  Result<Timeline> t = Simulate("dualpipev", p);
+  ASSERT_TRUE(t.ok()) << t.error().message;
+  // Stage 0 of the model (F = 3) is cut into virtual stages 0 and 1: 3 ticks each at 2 ticks per unit.
+  EXPECT_EQ(t->problem.ticks_per_unit, 2);
+  EXPECT_EQ(t->problem.costs.f[0], 3);
+  EXPECT_EQ(t->problem.costs.f[1], 3);
+  EXPECT_EQ(t->problem.costs.f[6], 2);  // model stage 3 (F = 2): 1 unit = 2 ticks
+}
+
 }  // namespace
 }  // namespace ppsim
