@@ -96,10 +96,10 @@ void BindSearch(pyb::module_& m) {
   m.def(
       "search",
       [](pyb::object P, pyb::object M, pyb::object chunks, pyb::object costs, pyb::object comm, pyb::object hold,
-         pyb::object cost_file, pyb::object memory_limit, pyb::object max_activations, const std::string& placement,
-         pyb::object time_limit, pyb::object seed) {
-        return SearchNamed({P, M, chunks, costs, comm, hold, cost_file, memory_limit}, max_activations, placement,
-                           time_limit, seed);
+         pyb::object cost_file, pyb::object memory_limit, pyb::object cost_per, pyb::object max_activations,
+         const std::string& placement, pyb::object time_limit, pyb::object seed) {
+        return SearchNamed({P, M, chunks, costs, comm, hold, cost_file, memory_limit, cost_per}, max_activations,
+                           placement, time_limit, seed);
       },
       PPSIM_PROBLEM_KWARGS, pyb::arg("max_activations") = pyb::none(), pyb::arg("placement") = "loop",
       pyb::arg("time_limit") = pyb::none(), pyb::arg("seed") = pyb::none(),
