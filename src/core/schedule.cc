@@ -2,6 +2,8 @@
 
 #include <string>
 
+#include "ppsim/op_table.h"
+
 namespace ppsim {
 
 OpId Slot::backward(const OpSpace& space) const {
@@ -30,7 +32,7 @@ Error CheckComplete(const Problem& problem, const Schedule& schedule) {
   if (static_cast<int>(schedule.devices.size()) != problem.P)
     return Fail(ErrorCode::kBadSchedule, "schedule has " + std::to_string(schedule.devices.size()) +
                                              " device queues, P = " + std::to_string(problem.P));
-  std::vector<int> seen_on(space.size(), -1);
+  OpTable<int> seen_on(space.size(), schedule.op_count(), -1);  // the device each op was listed on
   std::vector<OpId> full_w;  // W ids of full backwards: they must not appear
   auto visit = [&](OpId id, int d) -> Error {
     if (id < 0 || id >= space.size())
@@ -43,10 +45,10 @@ Error CheckComplete(const Problem& problem, const Schedule& schedule) {
     if (op.kind == OpKind::kW && !schedule.split_backward)
       return Fail(ErrorCode::kBadSchedule, OpName(op) + " on device " + std::to_string(d) +
                                                ": W ops need a split-backward schedule");
-    if (seen_on[id] >= 0)
-      return Fail(ErrorCode::kBadSchedule, OpName(op) + " appears twice (device " + std::to_string(seen_on[id]) +
+    if (seen_on.Get(id) >= 0)
+      return Fail(ErrorCode::kBadSchedule, OpName(op) + " appears twice (device " + std::to_string(seen_on.Get(id)) +
                                                " and " + std::to_string(d) + ")");
-    seen_on[id] = d;
+    seen_on.Set(id, d);
     if (problem.DeviceOf(op.stage) != d)
       return Fail(ErrorCode::kBadSchedule, OpName(op) + " is listed on device " + std::to_string(d) + " but stage " +
                                                std::to_string(op.stage) + " is placed on device " +
@@ -75,10 +77,10 @@ Error CheckComplete(const Problem& problem, const Schedule& schedule) {
     }
   }
   for (OpId w : full_w) {
-    if (seen_on[w] >= 0)
-      return Fail(ErrorCode::kBadSchedule, OpName(space.At(w)) + " on device " + std::to_string(seen_on[w]) +
+    if (seen_on.Get(w) >= 0)
+      return Fail(ErrorCode::kBadSchedule, OpName(space.At(w)) + " on device " + std::to_string(seen_on.Get(w)) +
                                                " belongs to a full backward, which has no W");
-    seen_on[w] = problem.DeviceOf(space.At(w).stage);  // counts as present below
+    seen_on.Set(w, problem.DeviceOf(space.At(w).stage));  // counts as present below
   }
   const int kinds = schedule.split_backward ? 3 : 2;
   for (int k = 0; k < kinds; ++k)
@@ -86,7 +88,7 @@ Error CheckComplete(const Problem& problem, const Schedule& schedule) {
       for (int m = 0; m < space.microbatches(); ++m) {
         if (!space.Exists(m, s)) continue;
         OpId id = space.Id(static_cast<OpKind>(k), m, s);
-        if (seen_on[id] < 0)
+        if (seen_on.Get(id) < 0)
           return Fail(ErrorCode::kBadSchedule, OpName(space.At(id)) + " is missing (expected on device " +
                                                    std::to_string(problem.DeviceOf(s)) + ")");
       }

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <string>
 
+#include "ppsim/op_table.h"
+
 namespace ppsim::io {
 namespace {
 
@@ -121,13 +123,15 @@ Result<ImportedSchedule> BuildImportedSchedule(const std::string& source,
   sched.space = p.Space();
   sched.devices.resize(P);
   // Duplicates, reported at the second occurrence with the first's position.
-  std::vector<std::int64_t> first_at(sched.space.size(), -1);  // line << 32 | col
+  std::int64_t listed = 0;
+  for (const auto& row : rows) listed += 2 * static_cast<std::int64_t>(row.size());  // a slot holds ≤ 2 ops
+  OpTable<std::int64_t> first_at(sched.space.size(), listed, -1);  // line << 32 | col
   e = each_op([&](int, const SourceOp& o) {
     const OpId id = sched.space.Id(o.op);
-    if (first_at[id] >= 0)
+    if (const std::int64_t at = first_at.Get(id); at >= 0)
       return Bad(Where(source, o.line, o.col) + OpName(o.op) + " appears twice (first at " +
-                 Pos(static_cast<int>(first_at[id] >> 32), static_cast<int>(first_at[id] & 0xffffffff)) + ")");
-    first_at[id] = (std::int64_t{o.line} << 32) | o.col;
+                 Pos(static_cast<int>(at >> 32), static_cast<int>(at & 0xffffffff)) + ")");
+    first_at.Set(id, (std::int64_t{o.line} << 32) | o.col);
     return Error{ErrorCode::kOk, ""};
   });
   if (e.code != ErrorCode::kOk) return e;

@@ -130,6 +130,8 @@ inline constexpr BadInput kBadInputs[] = {
      "cannot read d.json: it is a directory"},
     {"CostFileIsDirectory", "unreadable input", "mkdir d.toml", "simulate --cost-file d.toml", ErrorCode::kIo,
      "--cost-file: cannot read d.toml: it is a directory"},
+    {"TinyScheduleNamingAHugeMicrobatch", "input size", "yes F0 | head -n 999 >s.txt; echo B59999 >>s.txt",
+     "simulate --schedule-file s.txt", ErrorCode::kBadSchedule, "s.txt: F1@s0 is missing (expected on device 0)"},
     {"CsvWithTenMillionRows", "input size", "yes 0F0 | head -n 10000000 >big.csv", "simulate --schedule-file big.csv",
      ErrorCode::kTooLarge, "big.csv:4097:1: more than 4096 devices (rows)"},
     // Outputs: a write error is exit 12, and nothing partial is left behind.
