@@ -174,32 +174,41 @@ struct Checker {
     std::vector<int> order(in.ops.size());
     for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
     std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return in.ops[a].start < in.ops[b].start; });
-    // When each op's own dependency lets it start, and why (-1: it starts
-    // before its dependency ends, `because` says how; or it was skipped).
+    // When each op's own dependency lets it start (-1: it was skipped, or it
+    // starts before its dependency ends), and why: the index of that
+    // dependency, or kDeviceFree. The words are built only for the ops reported.
+    constexpr int kDeviceFree = -1;
     std::vector<Tick> ready(in.ops.size(), -1);
-    std::vector<std::string> because(in.ops.size());
+    std::vector<int> why(in.ops.size(), kDeviceFree);
+    auto comm = [&](const PlacedOp& d, const PlacedOp& op) { return d.device == op.device ? 0 : in.comm; };
+    auto because = [&](int i) {
+      const PlacedOp& op = in.ops[i];
+      if (why[i] == kDeviceFree)
+        return "device " + std::to_string(op.device) + " is free at " + std::to_string(free_before[i]);
+      const PlacedOp& d = in.ops[why[i]];
+      const Tick c = comm(d, op);
+      return Name(d) + " ends at " + std::to_string(d.end) + (c ? " +" + std::to_string(c) + " comm" : "");
+    };
     // An overlapped pair starts when both of its ops may: the later of the two.
     std::map<std::pair<int, int>, int> pair_latest;  // (device, overlap) -> op index
     for (int i : order) {
       const PlacedOp& op = in.ops[i];
       if (op.stage < 0 || op.stage >= S || op.microbatch < 0 || op.microbatch >= M) continue;
       ready[i] = free_before[i];
-      because[i] = "device " + std::to_string(op.device) + " is free at " + std::to_string(free_before[i]);
       const OpId dep = DependencyOf(space, split, space.Id(op.op()));
       if (dep != kNoOp && index[dep] >= 0) {
         const PlacedOp& d = in.ops[index[dep]];
-        const Tick c = d.device == op.device ? 0 : in.comm;
+        const Tick c = comm(d, op);
         // Past the end of time, nothing can wait that long: a dependency violation.
         const Tick at = CheckedAdd(d.end, c).value_or(std::numeric_limits<Tick>::max());
         if (op.start < at) {
           ready[i] = -1;
-          because[i] = Name(op) + " starts at " + std::to_string(op.start) + " but " + Name(d) + " ends at " +
-                       std::to_string(d.end) + (c ? " (+" + std::to_string(c) + " comm)" : "");
+          why[i] = index[dep];
           continue;
         }
         if (at > ready[i]) {
           ready[i] = at;
-          because[i] = Name(d) + " ends at " + std::to_string(d.end) + (c ? " +" + std::to_string(c) + " comm" : "");
+          why[i] = index[dep];
         }
       }
       if (op.overlap < 0) continue;
@@ -208,14 +217,19 @@ struct Checker {
     }
     for (int i : order) {
       if (ready[i] < 0) {
-        if (!because[i].empty()) Add("dependency", because[i]);
+        if (why[i] == kDeviceFree) continue;  // skipped: its shape was reported
+        const PlacedOp& op = in.ops[i];
+        const PlacedOp& d = in.ops[why[i]];
+        const Tick c = comm(d, op);
+        Add("dependency", Name(op) + " starts at " + std::to_string(op.start) + " but " + Name(d) + " ends at " +
+                              std::to_string(d.end) + (c ? " (+" + std::to_string(c) + " comm)" : ""));
         continue;
       }
       const PlacedOp& op = in.ops[i];
       const int by = op.overlap < 0 ? i : pair_latest.at({op.device, op.overlap});
       if (ready[by] < 0 || op.start <= ready[by]) continue;
       Add("not-tight", Name(op) + " starts at " + std::to_string(op.start) + " but could start at " +
-                           std::to_string(ready[by]) + " (" + because[by] + ")");
+                           std::to_string(ready[by]) + " (" + because(by) + ")");
     }
   }
 };
