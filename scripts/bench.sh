@@ -16,13 +16,13 @@ TIME=/usr/bin/time
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 
-# cpu_rss CMD...: prints "CPU_SECONDS MAX_RSS_KB" of one run (output discarded).
+# cpu_rss CMD...: prints "CPU_SECONDS MAX_RSS_KB MINOR_FAULTS" of one run (output discarded).
 # Exit 11 (a sweep found counterexamples) is a result, not a failure.
 cpu_rss() {
   local rc=0
-  "$TIME" -f "%U %S %M" -o "$TMP/t" "$@" >/dev/null 2>"$TMP/err" || rc=$?
+  "$TIME" -f "%U %S %M %R" -o "$TMP/t" "$@" >/dev/null 2>"$TMP/err" || rc=$?
   if [ "$rc" != 0 ] && [ "$rc" != 11 ]; then cat "$TMP/err" >&2; return 1; fi
-  tail -n 1 "$TMP/t" | awk '{printf "%.3f %d\n", $1 + $2, $3}'
+  tail -n 1 "$TMP/t" | awk '{printf "%.3f %d %d\n", $1 + $2, $3, $4}'
 }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.1f", a / b; else print "inf" }'; }
 
@@ -31,21 +31,21 @@ measure() {  # measure LABEL BINARY
   echo "== $label ($bin)"
   # 1. End-to-end simulate: process start, generate, place, measure, summary.
   local ops=$((2 * 64 * 65536))
-  read -r cpu rss < <(cpu_rss "$bin" simulate -s 1f1b -P 64 -M 65536)
-  echo "simulate 1f1b P=64 M=65536 ($ops ops): $cpu CPU-s, $(ratio "$ops" "$cpu" | awk '{printf "%.1f", $1/1e6}') M ops/s, $(ratio $((rss * 1024)) "$ops") bytes/op peak RSS"
+  read -r cpu rss faults < <(cpu_rss "$bin" simulate -s 1f1b -P 64 -M 65536)
+  echo "simulate 1f1b P=64 M=65536 ($ops ops): $cpu CPU-s, $(ratio "$ops" "$cpu" | awk '{printf "%.1f", $1/1e6}') M ops/s, $(ratio $((rss * 1024)) "$ops") bytes/op peak RSS, $faults minor page faults"
   # 2. --json, streamed: 1 M ops.
   local jops=$((2 * 16 * 32768))
-  read -r cpu rss < <(cpu_rss "$bin" simulate -s 1f1b -P 16 -M 32768 --json -o "$TMP/t.json")
+  read -r cpu rss _ < <(cpu_rss "$bin" simulate -s 1f1b -P 16 -M 32768 --json -o "$TMP/t.json")
   local bytes; bytes=$(stat -c %s "$TMP/t.json")
   echo "simulate --json ($jops ops, $((bytes / 1000000)) MB): $cpu CPU-s, $(ratio "$bytes" "$cpu" | awk '{printf "%.0f", $1/1e6}') MB/s, $((rss / 1024)) MB RSS"
-  read -r cpu rss < <(cpu_rss "$bin" simulate -s 1f1b -P 16 -M 32768 --format trace -o "$TMP/t.trace")
+  read -r cpu rss _ < <(cpu_rss "$bin" simulate -s 1f1b -P 16 -M 32768 --format trace -o "$TMP/t.trace")
   bytes=$(stat -c %s "$TMP/t.trace")
   echo "simulate --format trace ($jops ops, $((bytes / 1000000)) MB): $cpu CPU-s, $(ratio "$bytes" "$cpu" | awk '{printf "%.0f", $1/1e6}') MB/s, $((rss / 1024)) MB RSS"
   # 3. validate the 1 M-op timeline.
-  read -r cpu rss < <(cpu_rss "$bin" validate "$TMP/t.json")
+  read -r cpu rss _ < <(cpu_rss "$bin" validate "$TMP/t.json")
   echo "validate ($jops ops): $cpu CPU-s, $(ratio "$jops" "$cpu" | awk '{printf "%.1f", $1/1e6}') M ops/s, $((rss / 1024)) MB RSS"
   # 4. Sweep: P=1..8 x M=1..16 x comm=0..19 = 2560 configs of the GPipe-vs-1F1B scene.
-  read -r cpu rss < <(cpu_rss "$bin" check "$ROOT/examples/gpipe_vs_1f1b.toml" --sweep P=1..8 --sweep M=1..16 --sweep comm=0..19)
+  read -r cpu rss _ < <(cpu_rss "$bin" check "$ROOT/examples/gpipe_vs_1f1b.toml" --sweep P=1..8 --sweep M=1..16 --sweep comm=0..19)
   echo "check --sweep P=1..8 M=1..16 comm=0..19 (2560 configs): $cpu CPU-s, $(ratio 2560 "$cpu" | awk '{printf "%.0f", $1}') configs/CPU-s"
   # 5. Start-up: simulate -P 1 -M 1, against /bin/true in the same loop.
   local n=50 t0 t1
