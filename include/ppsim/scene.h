@@ -68,10 +68,15 @@ struct SceneClaim {
 // The scene's [render] table, typed and checked when the scene is loaded
 // (errors name file:line:col). Every field is unset unless the table gives
 // it; the CLI's flags win over it, and the renderer's defaults fill the rest.
+// What each run's memory gauge shows: all devices together, or one small
+// gauge per device.
+enum class GaugeScope : std::uint8_t { kCluster, kDevice };
+
 struct RenderSettings {
   std::optional<int> width, height;   // size = "WIDTHxHEIGHT", each 16..16384
   std::optional<int> fps;             // fps = 1..240 (video frames per second)
   std::optional<int> display_width;   // display_width = 16..16384 (pixels the picture is viewed at)
+  std::optional<GaugeScope> gauge;    // gauge = "cluster" (default) or "device"
 };
 
 struct Scene {

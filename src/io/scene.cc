@@ -428,7 +428,7 @@ class SceneLoader {
     return true;
   }
 
-  // [render]: size = "WxH", fps, display_width; anything else is an error.
+  // [render]: size = "WxH", fps, display_width, gauge; anything else is an error.
   bool Render(const toml::node& node) {
     if (!node.is_table()) return Bad(ErrorCode::kInvalidValue, At(node), "render must be a table: [render]");
     RenderSettings& r = scene_.render;
@@ -452,12 +452,18 @@ class SceneLoader {
       } else if (k == "fps") {
         if (!Int("render.fps", value, At(value), 1, 240, &v)) return false;
         r.fps = static_cast<int>(v);
+      } else if (k == "gauge") {
+        std::string g;
+        if (!String("render.gauge", value, At(value), &g)) return false;
+        if (g != "cluster" && g != "device")
+          return Bad(ErrorCode::kInvalidValue, At(value), "render.gauge must be \"cluster\" or \"device\", got \"" + g + "\"");
+        r.gauge = g == "device" ? GaugeScope::kDevice : GaugeScope::kCluster;
       } else if (k == "display_width") {
         if (!Int("render.display_width", value, At(value), 16, 16384, &v)) return false;
         r.display_width = static_cast<int>(v);
       } else {
         return Bad(ErrorCode::kUnknownName, At(key),
-                   "unknown key '" + k + "' in [render] (known: size, fps, display_width)");
+                   "unknown key '" + k + "' in [render] (known: size, fps, display_width, gauge)");
       }
     }
     return true;

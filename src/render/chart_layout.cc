@@ -1,12 +1,14 @@
 #include "chart_layout.h"
 
 #include <algorithm>
-#include <cstdio>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "color_util.h"
+#include "ppsim/cost_scale.h"
+#include "ppsim/rational.h"
 
 namespace ppsim::render {
 namespace {
@@ -239,44 +241,156 @@ void StripCells(const Chart& c, const std::vector<PlacedOp>& ops) {
   }
 }
 
-// One bar per tick, its height the activations held in that tick over the
-// page's shared scale, and a line at this run's peak from the tick it is reached.
-void Gauge(const Chart& c, std::int64_t gauge_scale) {
-  const double bottom = c.g.gauge_y + c.g.gauge_h;
-  const double scale = static_cast<double>(std::max<std::int64_t>(1, gauge_scale));
-  const StepSeries& held = c.m.activations.cluster;
-  c.b.Rect(Role::kGaugeBack, {c.f.x0, c.g.gauge_y, c.f.X(c.f.T) - c.f.x0, static_cast<double>(c.g.gauge_h)},
-           palette::kGaugeBack)
-      .run = c.run;
-  Tick peak_tick = -1;
-  for (Tick k = 0; k < c.t.makespan && peak_tick < 0; ++k) {
-    if (held.At(k) == c.m.peak_activations) peak_tick = k;
+// The bars of one series (cluster or one device) between `top` and `bottom`:
+// one bar per strip of cycles, its height the largest value held in it, in
+// 1/gauge_den stage-sets over `scale`; `usable` pixels is the scale's full
+// height. A line at the series' peak appears once the peak is reached and
+// grows with the cycles played, never ahead of them. Returns the line's y
+// (or -1 when nothing is ever held) and sets *peak_tick.
+template <typename HeldAt>  // std::int64_t(Tick): sets held in that tick
+double GaugeSeries(const Chart& c, const HeldAt& held, std::int64_t series_peak, std::int64_t per_set,
+                   std::int64_t scale, double bottom, double usable, int device, Tick* peak_tick) {
+  *peak_tick = -1;
+  for (Tick k = 0; k < c.t.makespan && *peak_tick < 0; ++k) {
+    if (held(k) == series_peak) *peak_tick = k;
   }
-  if (peak_tick >= 0 && c.m.peak_activations > 0) {  // behind the bars
-    const double y = bottom - std::round(static_cast<double>(c.m.peak_activations) / scale * c.g.gauge_h) + 0.5;
-    Item& it = c.b.Line(Role::kPeakLine, c.f.x0, y, c.f.X(c.f.T), y, 1, Mix(palette::kHeld, palette::kText, 0.5));
+  const double full = static_cast<double>(std::max<std::int64_t>(1, scale));
+  double line_y = -1;
+  const std::int64_t peak = series_peak * per_set;
+  if (*peak_tick >= 0 && peak > 0) {  // behind the bars
+    line_y = bottom - std::round(static_cast<double>(peak) / full * usable);
+    Item& it = c.b.Rect(Role::kPeakLine, {c.f.x0, line_y, c.f.X(c.t.makespan) - c.f.x0, 1},
+                        Mix(palette::kHeld, palette::kText, 0.5));
     it.run = c.run;
-    it.value = c.m.peak_activations;
-    it.from = peak_tick + 1;
+    it.device = device;
+    it.value = peak;
+    it.tick0 = *peak_tick;
+    it.from = *peak_tick + 1;
+    it.grow_from = 0;
+    it.grow_ticks = c.t.makespan;
   }
   for (Tick k = 0; k < c.t.makespan; k += c.f.agg) {  // a strip of cycles shows its largest value
     const Tick e = std::min<Tick>(k + c.f.agg, c.t.makespan);
     std::int64_t value = 0;
-    for (Tick x = k; x < e; ++x) value = std::max(value, held.At(x));
+    for (Tick x = k; x < e; ++x) value = std::max(value, held(x));
+    value *= per_set;
     if (value <= 0) continue;
-    const double h = std::round(static_cast<double>(value) / scale * c.g.gauge_h);
+    const double h = std::round(static_cast<double>(value) / full * usable);
     const Box cell = c.Cell(k, e, bottom - h, h + 2 * c.style.gy);
     Item& it = c.b.Rect(Role::kGaugeBar, {cell.x, bottom - h, cell.w, h}, palette::kHeld);
     it.run = c.run;
+    it.device = device;
     it.tick0 = k;
     it.tick1 = e;
     it.value = value;
     it.from = e;
   }
-  const double lh = c.b.LineHeight(c.style.label_px);
-  c.b.Text(Role::kGaugeLabel, "held", c.f.x0 - 0.5 * c.style.label_px, c.g.gauge_y + (c.g.gauge_h - lh) / 2,
-           c.style.label_px, false, palette::kMutedText, Align::kRight)
+  return line_y;
+}
+
+// The cluster gauge: activations held by all devices, in stage-sets (a
+// chunk's set counts 1/ChunksPerStage) over the page's shared scale. The top
+// line-height is headroom for "peak 14 stage-sets", printed at the peak line
+// once the peak is reached; 0 and the scale's maximum stand on the left edge.
+void ClusterGauge(const Chart& c, std::int64_t scale, std::int64_t den) {
+  const double px = c.style.label_px;
+  const double lh = c.b.LineHeight(px);
+  const double bottom = c.g.gauge_y + c.g.gauge_h;
+  const bool roomy = c.g.gauge_h >= 2 * lh;  // room for the peak's value above the highest line
+  const double usable = roomy ? c.g.gauge_h - lh : c.g.gauge_h;
+  const std::int64_t per_set = den / ChunksPerStage(c.t.problem);
+  Tick peak_tick = -1;
+  const StepSeries& cluster = c.m.activations.cluster;
+  const double y = GaugeSeries(c, [&](Tick k) { return cluster.At(k); }, c.m.peak_activations, per_set, scale, bottom, usable, -1,
+                               &peak_tick);
+  if (roomy && y >= 0) {
+    const std::int64_t peak = c.m.peak_activations * per_set;
+    const std::string text = "peak " + Sets(peak, den) + " stage-sets";
+    const double w = c.b.Measure(text, px, false).w;
+    const double x = c.f.X(peak_tick);
+    const bool fits_right = x + w <= c.f.X(c.f.T);
+    Item& label = c.b.Text(Role::kGaugeLabel, text, fits_right ? x : c.f.X(c.f.T), y - lh, px, false, palette::kText,
+                           fits_right ? Align::kLeft : Align::kRight);
+    label.run = c.run;
+    label.value = peak;
+    label.from = peak_tick + 1;
+  }
+  // The edge: the scale's maximum at the top of the bars' range and 0 at the
+  // bottom when there is room for both and "held" between them, apart.
+  const double x_label = c.f.x0 - 0.5 * px;
+  if (c.g.gauge_h >= 4.5 * lh) {  // else "held" alone: the three would touch
+    const double top = std::max<double>(c.g.gauge_y, bottom - usable - lh / 2);
+    Item& max = c.b.Text(Role::kGaugeLabel, Sets(scale, den), x_label, top, px, false, palette::kMutedText,
+                         Align::kRight);
+    max.run = c.run;
+    max.value = scale;
+    c.b.Text(Role::kGaugeLabel, "0", x_label, bottom - lh, px, false, palette::kMutedText, Align::kRight).run = c.run;
+  }
+  c.b.Text(Role::kGaugeLabel, "held", x_label, c.g.gauge_y + (c.g.gauge_h - lh) / 2, px, false, palette::kMutedText,
+           Align::kRight)
       .run = c.run;
+}
+
+// One small gauge per device (per row of devices when rows aggregate: the
+// most any of them holds), in lanes under a header line that names the unit
+// and the lanes' full height; each lane's peak value stands at its peak line
+// in the column right of the chart, once reached.
+void DeviceGauges(const Chart& c, std::int64_t scale, std::int64_t den) {
+  const double px = c.style.label_px;
+  const double lh = c.b.LineHeight(px);
+  const int lanes = c.Rows();
+  const double lane_h = std::floor((c.g.gauge_h - lh) / lanes);  // REQUIRES (Layout): >= kMinLanePx
+  const double top = c.g.gauge_y + lh;
+  const std::int64_t per_set = den / ChunksPerStage(c.t.problem);
+  const double x_label = c.f.x0 - 0.5 * px;
+  Item& head = c.b.Text(Role::kGaugeLabel, "held per device, in stage-sets (a full lane = " + Sets(scale, den) + ")",
+                        c.f.x0, c.g.gauge_y, px, false, palette::kMutedText);
+  head.run = c.run;
+  head.value = scale;
+  const double lane_px = std::min(px, std::floor(lane_h * 0.9));
+  const bool labelled = lane_px >= c.b.MinPx();
+  const double lane_lh = labelled ? c.b.LineHeight(lane_px) : 0;
+  for (int lane = 0; lane < lanes; ++lane) {
+    const int d0 = lane * c.f.rows_per, d1 = std::min(c.t.problem.P, d0 + c.f.rows_per);
+    const double lane_top = top + lane * lane_h, bottom = lane_top + lane_h;
+    Item& back = c.b.Rect(Role::kGaugeBack, {c.f.x0, lane_top, c.f.X(c.f.T) - c.f.x0, lane_h - 1}, palette::kGaugeBack);
+    back.run = c.run;
+    back.device = d0;
+    std::int64_t peak = 0;
+    for (int d = d0; d < d1; ++d) peak = std::max(peak, c.m.peak_activations_per_device[d]);
+    auto held = [&](Tick k) {  // a row of devices: the most any one holds
+      std::int64_t most = 0;
+      for (int d = d0; d < d1; ++d) most = std::max(most, c.m.activations.per_device[d].At(k));
+      return most;
+    };
+    Tick peak_tick = -1;
+    const double y = GaugeSeries(c, held, peak, per_set, scale, bottom - 1, lane_h - 1, d0, &peak_tick);
+    if (!labelled) continue;
+    const std::string name = d1 - d0 > 1 ? "d" + Str(d0) + "\u2013" + Str(d1 - 1) : "d" + Str(d0);
+    Item& lab = c.b.Text(Role::kGaugeLabel, name, x_label, lane_top + (lane_h - lane_lh) / 2, lane_px, false,
+                         palette::kMutedText, Align::kRight);
+    lab.run = c.run;
+    lab.device = d0;
+    if (y < 0) continue;
+    const double ly = std::clamp(y - lane_lh / 2, lane_top, bottom - lane_lh);
+    Item& value = c.b.Text(Role::kGaugeLabel, "peak " + Sets(peak * per_set, den), c.f.X(c.f.T) + 0.4 * px, ly,
+                           lane_px, false, palette::kText);
+    value.run = c.run;
+    value.device = d0;
+    value.value = peak * per_set;
+    value.from = peak_tick + 1;
+  }
+}
+
+void Gauge(const Chart& c, std::int64_t scale, std::int64_t den) {
+  c.b.Rect(Role::kGaugeBack, {c.f.x0, c.g.gauge_y, c.f.X(c.f.T) - c.f.x0, static_cast<double>(c.g.gauge_h)},
+           palette::kGaugeBack)
+      .run = c.run;
+  if (c.style.gauge == GaugeMode::kDevice) {
+    DeviceGauges(c, scale, den);
+  } else {
+    ClusterGauge(c, scale, den);
+  }
 }
 
 // Tick numbers under the gauge, on a 1-2-5 step wide enough that they never
@@ -349,6 +463,11 @@ void IdleCounts(const Chart& c, const std::vector<Tick>& idle_per_device) {
 
 }  // namespace
 
+std::string Sets(std::int64_t value, std::int64_t den) {
+  const std::optional<Rational> r = Rational::Of(value, den);
+  return r ? r->ToDisplay() : Str(value);
+}
+
 std::vector<Interval> BusyIntervals(const Timeline& t) {
   std::vector<std::vector<std::pair<Tick, Tick>>> per(t.problem.P);
   for (const PlacedOp& op : t.Ops()) per[op.device].emplace_back(op.start, op.end);
@@ -390,19 +509,22 @@ void LayoutRunTexts(Builder& b, const Frame& f, const RunGeometry& g, const RunI
     busy_before[k] = busy_before[k - 1] + running;
   }
   const std::string total = Str(t.schedule.op_count());
+  // Held, in stage-sets: a chunk's set counts 1/ChunksPerStage.
+  const std::int64_t chunks = ChunksPerStage(t.problem);
+  auto sets = [&](std::int64_t held) { return Sets(held, chunks); };
   // status[i] is shown from tick i * f.agg: what the frame shows is done.
   std::vector<std::string> status;
   for (Tick k = 0; k < t.makespan; k += f.agg) {
     const std::int64_t done = std::upper_bound(ends.begin(), ends.end(), k) - ends.begin();
     const std::string counts = "done " + Str(done) + "/" + total + " · idle so far " +
                                Str(t.problem.P * k - busy_before[k]) + " · held " +
-                               Str(k > 0 ? m.activations.cluster.At(k - 1) : 0);
+                               sets(k > 0 ? m.activations.cluster.At(k - 1) : 0);
     status.push_back((k == 0 ? std::string("not started") : "cycle " + Str(k - 1) + " done") + " · " + counts);
   }
   const std::int64_t slots = static_cast<std::int64_t>(t.problem.P) * m.makespan;
   status.push_back("makespan " + Str(m.makespan) + " · idle " + Str(m.idle) + " of " + Str(slots) + " slots (" +
-                   Str(slots > 0 ? (200 * m.idle + slots) / (2 * slots) : 0) + "%) · peak held " +
-                   Str(m.peak_activations));
+                   Str(slots > 0 ? (200 * m.idle + slots) / (2 * slots) : 0) + "%) · peak " +
+                   sets(m.peak_activations) + " stage-sets");
   // One size for all: fitted on the longest few (digits are of equal width).
   std::vector<size_t> order(status.size());
   for (size_t i = 0; i < order.size(); ++i) order[i] = i;
@@ -429,7 +551,7 @@ void LayoutRunTexts(Builder& b, const Frame& f, const RunGeometry& g, const RunI
 }
 
 void LayoutChart(Builder& b, const Frame& f, const RunGeometry& g, const ChartStyle& style, const RunInput& run,
-                 int index, std::int64_t gauge_scale) {
+                 int index, std::int64_t gauge_scale, std::int64_t gauge_den) {
   const Chart c{b, f, g, style, *run.timeline, *run.metrics, index};
   b.Rect(Role::kGrid, {f.x0, g.gantt_y, f.X(c.t.makespan) - f.x0, static_cast<double>(c.Rows() * g.row_h)},
          palette::kGrid)
@@ -442,7 +564,7 @@ void LayoutChart(Builder& b, const Frame& f, const RunGeometry& g, const ChartSt
     OpCells(c, ops);
     BubbleCells(c, ops);
   }
-  Gauge(c, gauge_scale);
+  Gauge(c, gauge_scale, gauge_den);
   FinishLines(c);
   IdleCounts(c, IdlePerDevice(c.t));
   Axis(c);

@@ -26,8 +26,12 @@ std::vector<Tick> IdlePerDevice(const Timeline& t);
 void LayoutRunTexts(Builder& b, const Frame& f, const RunGeometry& g, const RunInput& run, int index,
                     double caption_px, double status_px, double text_w);
 
-// Everything below the caption. `gauge_scale` is the largest peak of all runs.
+// "14", "3.5": a gauge value in 1/den of a stage-set, in stage-sets.
+std::string Sets(std::int64_t value, std::int64_t den);
+
+// Everything below the caption. `gauge_scale` is every gauge's full height
+// in 1/`gauge_den` of a stage-set (DisplayList::gauge_scale).
 void LayoutChart(Builder& b, const Frame& f, const RunGeometry& g, const ChartStyle& style, const RunInput& run,
-                 int index, std::int64_t gauge_scale);
+                 int index, std::int64_t gauge_scale, std::int64_t gauge_den);
 
 }  // namespace ppsim::render

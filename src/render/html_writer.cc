@@ -195,6 +195,7 @@ std::string WriteHtml(const DisplayList& list, const Pacing& pacing, Tick open_a
       attrs += " class=\"bubble\"" + Attr("run", item.run) + Attr("device", item.device) + Attr("start", item.tick0);
     } else if (item.role == Role::kGaugeBar) {
       attrs += " class=\"held\"" + Attr("run", item.run) + Attr("tick", item.tick0) + Attr("value", item.value);
+      if (item.device >= 0) attrs += Attr("device", item.device);
     }
     const bool dynamic = item.from > 0 || item.until != kForever;
     if (dynamic) {
@@ -208,11 +209,11 @@ std::string WriteHtml(const DisplayList& list, const Pacing& pacing, Tick open_a
   }
   out += "</svg>\n</div>\n";
   out += "<div class=\"numbers\"><table>\n<tr><th>run</th><th>makespan</th><th>busy</th><th>idle</th><th>bubble ratio</th>"
-         "<th>peak held</th><th>P</th><th>M</th><th>v</th></tr>\n";
+         "<th>peak (stage-sets)</th><th>P</th><th>M</th><th>v</th></tr>\n";
   for (const RunSummary& r : list.runs) {
     out += "<tr><td>" + XmlEscape(r.name) + "</td><td>" + std::to_string(r.makespan) + "</td><td>" +
            std::to_string(r.busy) + "</td><td>" + std::to_string(r.idle) + "</td><td>" + Ratio(r.bubble_ratio) +
-           "</td><td>" + std::to_string(r.peak) + "</td><td>" + std::to_string(r.P) + "</td><td>" +
+           "</td><td>" + XmlEscape(r.peak_stage_sets) + "</td><td>" + std::to_string(r.P) + "</td><td>" +
            std::to_string(r.M) + "</td><td>" + std::to_string(r.v) + "</td></tr>\n";
   }
   out += "</table></div>\n";

@@ -2,12 +2,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 #include <set>
 #include <string>
 
 #include "chart_layout.h"
 #include "color_util.h"
 #include "layout_builder.h"
+#include "ppsim/cost_scale.h"
 
 namespace ppsim::render {
 namespace {
@@ -22,10 +24,19 @@ void Summarize(const LayoutInput& in, DisplayList& list) {
   list.title = in.title;
   list.subtitle = in.subtitle.empty() ? DefaultSubtitle(in.runs) : in.subtitle;
   list.closing = in.closing;
+  list.gauge = in.gauge;
+  // Gauges count stage-sets: 1/gauge_den of one is whole for every run.
+  for (const RunInput& r : in.runs) list.gauge_den = std::lcm(list.gauge_den, std::int64_t{ChunksPerStage(r.timeline->problem)});
   for (const RunInput& r : in.runs) {
     const Timeline& t = *r.timeline;
     list.last_tick = std::max(list.last_tick, t.makespan);
-    list.gauge_scale = std::max(list.gauge_scale, r.metrics->peak_activations);
+    const std::int64_t per_set = list.gauge_den / ChunksPerStage(t.problem);
+    std::int64_t peak = r.metrics->peak_activations;
+    if (in.gauge == GaugeMode::kDevice) {
+      peak = 0;
+      for (std::int64_t d : r.metrics->peak_activations_per_device) peak = std::max(peak, d);
+    }
+    list.gauge_scale = std::max(list.gauge_scale, peak * per_set);
     RunSummary sum;
     sum.name = r.name;
     sum.caption = r.caption.empty() ? r.name : r.caption;
@@ -37,6 +48,7 @@ void Summarize(const LayoutInput& in, DisplayList& list) {
     sum.idle = r.metrics->idle;
     sum.bubble_ratio = r.metrics->bubble_ratio;
     sum.peak = r.metrics->peak_activations;
+    sum.peak_stage_sets = Sets(r.metrics->peak_activations, ChunksPerStage(t.problem));
     sum.idle_per_device = IdlePerDevice(t);
     list.runs.push_back(sum);
   }
@@ -78,7 +90,7 @@ double Legend(Builder& b, const Frame& f, const LayoutInput& in, double y) {
   std::vector<Entry> entries = {{palette::kForward, "forward (F)"}, {palette::kBackward, "backward (B)"}};
   if (any_w) entries.push_back({palette::kWeightGrad, "weight-grad (W)"});
   entries.push_back({palette::kBubble, "bubble (idle)", true});
-  entries.push_back({palette::kHeld, "activations held"});
+  entries.push_back({palette::kHeld, "activations held, in stage-sets (one stage's, one microbatch)"});
   if (any_loop_chunks) {
     entries.push_back({ChunkShade(palette::kForward, 1, 2), "F3\u00B7c1 or a dark base = chunk 1 (lighter)", false,
                        palette::kBackground, true});
@@ -204,12 +216,19 @@ Result<DisplayList> Layout(const LayoutInput& in, TextMeasurer& measurer) {
   style.label_px = f.Font(16);
   std::string last_device = "d";
   last_device += Str(maxP - 1);
+  style.gauge = in.gauge;
+  const std::string scale_text = Sets(list.gauge_scale, list.gauge_den);
   const double label_w = std::max({b.Measure(last_device, style.label_px, false).w,
                                    b.Measure("held", style.label_px, false).w,
-                                   b.Measure("cycle", style.label_px, false).w});
+                                   b.Measure("cycle", style.label_px, false).w,
+                                   b.Measure(scale_text, style.label_px, false).w});
   Tick most_idle = 0;
   for (const RunSummary& r : list.runs) most_idle = std::max(most_idle, r.idle);
-  const double idle_w = b.Measure("idle " + Str(most_idle), style.label_px, false).w + 0.4 * style.label_px;
+  // The column right of the chart: each row's idle count, and with one gauge
+  // per device each lane's peak ("peak 3.5"; no wider than the scale's).
+  double right_w = b.Measure("idle " + Str(most_idle), style.label_px, false).w;
+  if (in.gauge == GaugeMode::kDevice) right_w = std::max(right_w, b.Measure("peak " + scale_text, style.label_px, false).w);
+  const double idle_w = right_w + 0.4 * style.label_px;
   f.x0 = std::round(f.margin + label_w + 0.6 * style.label_px);
   f.right = W - f.margin;
   f.x1 = std::round(f.right - idle_w);
@@ -247,7 +266,10 @@ Result<DisplayList> Layout(const LayoutInput& in, TextMeasurer& measurer) {
   const int row_h = static_cast<int>(std::floor(std::min(flexible * 0.75 / rows, 64 * f.s)));
   const int gauge_h = std::max(0, static_cast<int>(std::floor(std::min(flexible - rows * row_h - gap, 150 * f.s))));
   // A gauge must show a bar as tall as a line of its label; else say how many runs fit.
-  const double min_gauge = b.LineHeight(style.label_px);
+  // With a lane per device: a header line and lanes of kMinLanePx at least.
+  constexpr double kMinLanePx = 4;
+  const double min_gauge =
+      b.LineHeight(style.label_px) + (in.gauge == GaugeMode::kDevice ? rows * kMinLanePx : 0);
   if (row_h < 1 || gauge_h < min_gauge) {
     int fit = 0;
     for (int k = R - 1; k >= 1 && fit == 0; --k) {
@@ -259,7 +281,9 @@ Result<DisplayList> Layout(const LayoutInput& in, TextMeasurer& measurer) {
                 "render: " + Str(R) + " charts of " + Str(maxP) + " devices do not fit in " + Str(in.width) + "x" +
                     Str(in.height) + " pixels (" +
                     (fit > 0 ? "at most " + Str(fit) + " fit" : "not even one fits") +
-                    "); use a taller --size or fewer runs");
+                    (in.gauge == GaugeMode::kDevice ? " with a gauge per device" : "") +
+                    "); use a taller --size or fewer runs" +
+                    (in.gauge == GaugeMode::kDevice ? ", or --gauge cluster" : ""));
   }
   const double used = R * (fixed + rows * row_h + gap + gauge_h) + (R - 1) * run_gap;
   y += std::max(0.0, std::floor((bottom - y - used) / 2));  // centred between legend and closing lines
@@ -280,7 +304,7 @@ Result<DisplayList> Layout(const LayoutInput& in, TextMeasurer& measurer) {
     g.axis_y = g.gauge_y + g.gauge_h + gap;
     y = g.axis_y + axis_h + run_gap;
     LayoutRunTexts(b, f, g, in.runs[r], r, caption_px, status_px, text_w);
-    LayoutChart(b, f, g, style, in.runs[r], r, list.gauge_scale);
+    LayoutChart(b, f, g, style, in.runs[r], r, list.gauge_scale, list.gauge_den);
   }
   Closing(b, list, closing_px_each, bottom + (list.closing.empty() ? 0 : 0.3 * closing_px));
   return list;

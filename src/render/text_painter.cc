@@ -1,8 +1,11 @@
 #include "ppsim/render/text_painter.h"
 
 #include <algorithm>
+#include <optional>
 #include <string>
 #include <vector>
+
+#include "ppsim/rational.h"
 
 namespace ppsim::render {
 namespace {
@@ -74,14 +77,18 @@ std::string PaintText(const DisplayList& list, Tick t, int columns, bool ansi) {
   std::string out;
   if (!list.title.empty()) out += list.title + "\n";
   out += list.subtitle + "\n";
-  out += "F forward · B backward · W weight-grad · . bubble · ▁▃▅█ activations held (full = " +
-         std::to_string(list.gauge_scale) + ")\n";
+  const std::optional<Rational> full = Rational::Of(list.gauge_scale, list.gauge_den);
+  out += "F forward · B backward · W weight-grad · . bubble · ▁▃▅█ activations held" +
+         std::string(list.gauge == GaugeMode::kDevice ? " per device (hN: device N's;" : " (") + "full = " +
+         (full ? full->ToDisplay() : std::to_string(list.gauge_scale)) + " stage-sets)\n";
   const size_t width = static_cast<size_t>(col(T + per_column - 1));
   for (size_t r = 0; r < list.runs.size(); ++r) {
     std::vector<Row> rows(list.runs[r].P, Row(width));
-    Row gauge(width);
+    // One gauge row, or one per device (GaugeMode::kDevice), under the chart.
+    std::vector<Row> gauges(list.gauge == GaugeMode::kDevice ? list.runs[r].P : 1, Row(width));
     for (int d = 0; d < list.runs[r].P; ++d) Put(rows[d], std::string("d").append(std::to_string(d)), 0);
-    Put(gauge, "held", 0);
+    if (gauges.size() == 1) Put(gauges[0], "held", 0);
+    for (size_t d = 0; gauges.size() > 1 && d < gauges.size(); ++d) Put(gauges[d], "h" + std::to_string(d), 0);
     std::string status;
     for (const Item& item : list.items) {
       if (item.run != static_cast<int>(r) || !item.VisibleAt(t)) continue;
@@ -90,6 +97,7 @@ std::string PaintText(const DisplayList& list, Tick t, int columns, bool ansi) {
         const std::int64_t scale = std::max<std::int64_t>(1, list.gauge_scale);
         const int level = static_cast<int>((item.value * 8 + scale - 1) / scale);
         for (int c = col(item.tick0); c < std::max(col(item.tick1), col(item.tick0) + per_tick); ++c) {
+          Row& gauge = gauges[item.device >= 0 && item.device < static_cast<int>(gauges.size()) ? item.device : 0];
           if (c < static_cast<int>(width)) gauge[c] = {kBars[std::clamp(level, 0, 8)], true, item.color};
         }
         continue;
@@ -116,7 +124,7 @@ std::string PaintText(const DisplayList& list, Tick t, int columns, bool ansi) {
     }
     out += "\n" + list.runs[r].caption + (status.empty() ? "" : "  [" + status + "]") + "\n";
     for (const Row& row : rows) out += Join(row, ansi, false) + "\n";
-    out += Join(gauge, ansi, true) + "\n";
+    for (const Row& gauge : gauges) out += Join(gauge, ansi, true) + "\n";
   }
   if (t >= list.last_tick) {
     out += "\n";

@@ -23,6 +23,9 @@ Error CheckOptions(const SceneRenderOptions& o) {
   if (o.display_width != 0 && (o.display_width < 16 || o.display_width > 16384)) {
     return RangeError("display_width", o.display_width, "16..16384");
   }
+  if (!o.gauge.empty() && o.gauge != "cluster" && o.gauge != "device") {
+    return Fail(ErrorCode::kInvalidValue, "gauge \"" + o.gauge + "\" is not one of cluster, device");
+  }
   if (o.text_columns != 0 && (o.text_columns < 20 || o.text_columns > 100000)) {
     return Fail(ErrorCode::kInvalidValue,
                 "width " + std::to_string(o.text_columns) + " is outside 20..100000 (text columns)");
@@ -170,6 +173,9 @@ Result<SceneRenderReport> RenderScene(const std::string& scene_path, const std::
       o.size.value_or(std::make_pair(scene->render.width.value_or(1920), scene->render.height.value_or(1080)));
   const int fps = o.fps != 0 ? o.fps : scene->render.fps.value_or(30);
   const int display_width = o.display_width != 0 ? o.display_width : scene->render.display_width.value_or(0);
+  const bool per_device = !o.gauge.empty() ? o.gauge == "device"
+                                           : scene->render.gauge.value_or(GaugeScope::kCluster) == GaugeScope::kDevice;
+  input.gauge = per_device ? render::GaugeMode::kDevice : render::GaugeMode::kCluster;
 
   StagedOutputs staged;
   if (Error e = staged.Stage(o.outputs); e.code != ErrorCode::kOk) return e;

@@ -137,5 +137,25 @@ TEST_F(RenderCli, UnknownExtensionIsAUsageError) {
   EXPECT_THAT(run.err, HasSubstr("cannot tell the format"));
 }
 
+// The gauge names its unit; --gauge device draws a lane per device whose
+// printed peak is the device's measured one (1F1B in the example: 4 3 2,
+// device 3 holds nothing under "held"). A bad value names the field.
+TEST_F(RenderCli, GaugeNamesItsUnitAndDeviceGaugesPrintEachDevicesPeak) {
+  const std::string cluster = Path("cluster.svg"), device = Path("device.svg");
+  auto run = RunPpsim("render " + kExample + " -o " + cluster);
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const std::string svg = Slurp(cluster);
+  EXPECT_THAT(svg, HasSubstr(">peak 23 stage-sets<"));  // GPipe's peak, at its peak line
+  EXPECT_THAT(svg, HasSubstr(">peak 9 stage-sets<"));   // 1F1B's
+  run = RunPpsim("render " + kExample + " -o " + device + " --gauge device");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const std::string dev = Slurp(device);
+  EXPECT_THAT(dev, HasSubstr(">held per device, in stage-sets (a full lane = 6)<"));  // GPipe holds M = 6 on a device
+  for (const char* peak : {">peak 6<", ">peak 4<", ">peak 3<", ">peak 2<"}) EXPECT_THAT(dev, HasSubstr(peak));
+  auto bad = RunPpsim("render " + kExample + " -o " + Path("x.svg") + " --gauge stage");
+  EXPECT_EQ(bad.exit_code, 3) << bad.err;
+  EXPECT_THAT(bad.err, HasSubstr("gauge \"stage\" is not one of cluster, device"));
+}
+
 }  // namespace
 }  // namespace ppsim

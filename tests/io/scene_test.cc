@@ -220,10 +220,14 @@ TEST(SceneRender, SizeFpsAndDisplayWidthAreRead) {
   EXPECT_EQ(s->render.height, 720);
   EXPECT_EQ(s->render.fps, 24);
   EXPECT_EQ(s->render.display_width, 760);
+  Result<Scene> device = LoadSceneText(run + "[render]\ngauge = \"device\"\n", "s.toml");
+  ASSERT_TRUE(device.ok()) << device.error().message;
+  EXPECT_EQ(device->render.gauge, GaugeScope::kDevice);
   Result<Scene> none = LoadSceneText(run, "s.toml");
   ASSERT_TRUE(none.ok());
   EXPECT_FALSE(none->render.width.has_value());
   EXPECT_FALSE(none->render.fps.has_value());
+  EXPECT_FALSE(none->render.gauge.has_value());
 }
 
 TEST(SceneRender, BadValuesAndUnknownKeysNameThePosition) {
@@ -240,6 +244,9 @@ TEST(SceneRender, BadValuesAndUnknownKeysNameThePosition) {
       {"size = \"1280x\"", ErrorCode::kInvalidValue, "s.toml:5:8: render.size \"1280x\" must be WIDTHxHEIGHT"},
       {"size = \"12x720\"", ErrorCode::kInvalidValue, "s.toml:5:8: render.size \"12x720\" must be"},
       {"size = 1280", ErrorCode::kInvalidValue, "s.toml:5:8: render.size must be a string"},
+      {"gauge = \"stage\"", ErrorCode::kInvalidValue,
+       "s.toml:5:9: render.gauge must be \"cluster\" or \"device\", got \"stage\""},
+      {"gauge = 1", ErrorCode::kInvalidValue, "s.toml:5:9: render.gauge must be a string"},
       {"colour = \"red\"", ErrorCode::kUnknownName, "s.toml:5:1: unknown key 'colour' in [render] (known: size, fps"},
   };
   for (const Case& c : cases) {

@@ -20,7 +20,7 @@ def test_timeline_svg_is_the_run():
     svg = t._repr_svg_()
     assert svg.startswith("<?xml") and "<svg" in svg
     # The run's own numbers in its status line.
-    assert any(s.startswith("makespan 18 · idle 24 ") and s.endswith("peak held 9") for s in texts(svg))
+    assert any(s.startswith("makespan 18 · idle 24 ") and s.endswith("peak 9 stage-sets") for s in texts(svg))
     # One cell per op, plus the legend's swatch of each kind.
     assert rects(svg, FORWARD) == 24 + 1
     assert rects(svg, BACKWARD) == 24 + 1
@@ -31,7 +31,7 @@ def test_comparison_svg_has_every_run():
     svg = c._repr_svg_()
     labels = texts(svg)
     assert "gpipe" in labels and "1f1b" in labels
-    assert any(s.startswith("makespan 18 · idle 24 ") and s.endswith("peak held 23") for s in labels)
+    assert any(s.startswith("makespan 18 · idle 24 ") and s.endswith("peak 23 stage-sets") for s in labels)
     assert rects(svg, FORWARD) == 2 * 24 + 1
 
 

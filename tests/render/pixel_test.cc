@@ -99,7 +99,15 @@ TEST_F(PixelTest, GaugeBarsAreProportionalToHeldActivations) {
     }
     ASSERT_NE(back, nullptr);
     const int bottom = static_cast<int>(back->box.bottom()) - 1;
-    const double full = back->box.h;
+    // The scale's top is GPipe's peak line (every gauge has the same
+    // height); above it, a line of headroom for "peak 23 stage-sets".
+    double full = 0;
+    for (const Item& item : list_.items)
+      if (item.role == Role::kPeakLine && item.run == 0) full = item.box.y;
+    for (const Item& item : list_.items)
+      if (item.role == Role::kGaugeBack && item.run == 0) full = item.box.bottom() - full;
+    ASSERT_GT(full, 0);
+    EXPECT_LT(full, back->box.h);
     const StepSeries& held = fixture_.metrics(run).activations.cluster;
     for (Tick k = 0; k < fixture_.timeline(run).makespan; ++k) {
       // Count the gauge-coloured pixels up the column through the middle of tick k's bar.

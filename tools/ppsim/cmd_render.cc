@@ -1,5 +1,5 @@
 // ppsim render SCENE -o OUT [-o OUT2 ...] [--set KEY=VALUE ...] [--size WxH] [--fps N]
-//               [--display-width PX] [--width COLUMNS] [--at-tick T] [--animated] [--format text] [--json]
+//               [--display-width PX] [--gauge cluster|device] [--width COLUMNS] [--at-tick T] [--animated] [--format text] [--json]
 //
 // Parses the flags and calls RenderScene (include/ppsim/scene/render_scene.h),
 // which checks the claims first (a false claim writes nothing), then draws
@@ -30,6 +30,7 @@ struct RenderCliOptions {
   bool animated = false;
   std::string format;
   bool json = false;
+  std::string gauge;  // "" = the scene's [render] gauge, else cluster
 };
 
 int Run(const RenderCliOptions& o) {
@@ -43,6 +44,7 @@ int Run(const RenderCliOptions& o) {
   }
   ro.fps = o.fps;
   ro.display_width = o.display_width;
+  ro.gauge = o.gauge;
   ro.text_columns = o.width;
   ro.at_tick = o.at_tick;
   ro.animated = o.animated;
@@ -82,6 +84,9 @@ const CommandRegistrar registrar(50, [](CLI::App& app, int* exit_code) {
   cmd->add_option("--set", o->set, "override a top-level value: --set P=8 (repeatable)")->take_all();
   cmd->add_option("--size", o->size, "frame size WIDTHxHEIGHT (default: the scene's [render] size, else 1920x1080)");
   cmd->add_option("--fps", o->fps, "video frames per second (default 30)");
+  cmd->add_option("--gauge", o->gauge,
+                  "cluster: one memory gauge per run (default: the scene's [render] gauge, else cluster); device: "
+                  "one small gauge per device");
   cmd->add_option("--display-width", o->display_width,
                   "pixels wide the picture will be viewed at: text is sized and checked for that width "
                   "(default: the scene's [render] display_width, else 760 for .html, else the frame width)");

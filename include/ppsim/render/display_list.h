@@ -117,12 +117,17 @@ struct Item {
   int microbatch = -1;
   int stage = -1;
   int chunk = -1;             // ops of a run with v > 1: the device's chunk (c0, c1, ...)
-  std::int64_t value = 0;     // gauge bars: activations held
+  std::int64_t value = 0;     // gauge bars, peak lines and values: held, in 1/DisplayList::gauge_den stage-sets
 
   bool VisibleAt(Tick t) const { return from <= t && t < until; }
   // Width at frame t (box.w unless the item grows).
   double WidthAt(Tick t) const;
 };
+
+// What a run's memory gauge shows: the activations held by all its devices
+// together (one gauge), or by each device (one small gauge, a lane, per
+// device: the post's claim is per stage).
+enum class GaugeMode : std::uint8_t { kCluster, kDevice };
 
 // The numbers of one run, as the page's table and the terminal show them.
 struct RunSummary {
@@ -131,7 +136,8 @@ struct RunSummary {
   int P = 0, M = 0, v = 1;
   Tick makespan = 0, busy = 0, idle = 0;
   double bubble_ratio = 0;
-  std::int64_t peak = 0;
+  std::int64_t peak = 0;              // activations held at the peak, in chunk sets (Metrics)
+  std::string peak_stage_sets;        // the same in whole-stage sets: "14", "3.5"
   std::vector<Tick> idle_per_device;  // idle cycles of each device within [0, makespan)
 };
 
@@ -143,7 +149,14 @@ struct DisplayList {
   Tick last_tick = 0;         // frames are ticks 0..last_tick (the longest makespan)
   // The smallest text, in the list's pixels, that is 9 px at display_width.
   double MinTextPx() const;
-  std::int64_t gauge_scale = 0;  // the largest peak of all runs: every gauge's full height
+  // Gauges count stage-sets: one whole stage's activations for one
+  // microbatch (a chunk's set is 1/v of one). Values are in 1/gauge_den of a
+  // stage-set, so that they are whole for every run. gauge_scale is every
+  // gauge's full height: the largest peak of all runs (cluster-wide, or of
+  // one device with GaugeMode::kDevice).
+  GaugeMode gauge = GaugeMode::kCluster;
+  std::int64_t gauge_den = 1;
+  std::int64_t gauge_scale = 0;
   std::string title, subtitle;
   std::vector<std::string> closing;
   std::vector<RunSummary> runs;

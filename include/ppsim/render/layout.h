@@ -3,7 +3,8 @@
 // The look: title and subtitle; a legend; one Gantt chart per run, stacked
 // (device rows x ticks, cells labelled "F3"/"B2" where they fit, idle cells
 // in the bubble colour); under each chart a memory gauge, one bar per tick
-// whose height is the cluster-wide activations held in that tick, every gauge
+// whose height is the activations held in that tick in whole-stage sets
+// (cluster-wide, or one lane per device with GaugeMode::kDevice), every gauge
 // on one shared scale (the largest peak of all runs); a tick axis; the
 // closing lines on the final frame. Cell size, font sizes, label dropping and
 // axis thinning follow P, M, v, the longest makespan and the number of runs.
@@ -37,6 +38,8 @@ struct LayoutInput {
   // Pixels wide the picture will be viewed at (0 = width): no text is laid
   // out under 9 px at that width, and in-cell labels that would be are dropped.
   int display_width = 0;
+  // One cluster-wide gauge per run (default), or one small gauge per device.
+  GaugeMode gauge = GaugeMode::kCluster;
 };
 
 // "4 stages · 6 microbatches · one cell = one cycle" (devices and chunks

@@ -25,6 +25,7 @@ struct SceneRenderOptions {
   std::optional<std::pair<int, int>> size;  // else the scene's [render] size, else 1920x1080
   int fps = 0;                       // 0: the scene's [render] fps, else 30
   int display_width = 0;             // 0: the scene's [render] display_width, else the format's default
+  std::string gauge;                 // "cluster" or "device"; "": the scene's [render] gauge, else cluster
   int text_columns = 0;              // text: columns (0: 100)
   std::optional<Tick> at_tick;       // still formats: this tick instead of the final frame
   bool animated = false;             // .svg: SMIL animation
@@ -51,7 +52,7 @@ struct SceneRenderReport {
 // "1920x1080" -> (1920, 1080); `field` names the value in the error.
 Result<std::pair<int, int>> ParseFrameSize(const std::string& text, const std::string& field);
 
-// Errors name fields ("fps", "display_width", "text_columns", "at_tick",
+// Errors name fields ("fps", "display_width", "gauge", "text_columns", "at_tick",
 // "outputs"), not flags. When claims are false the error is kClaimFalse and,
 // if `false_claims` is given, it receives one line per false claim
 // ("scene.toml:7: <explanation>").
