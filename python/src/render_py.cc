@@ -81,7 +81,7 @@ void BindRender(pyb::module_& m) {
   m.def(
       "render",
       [](const std::string& scene, pyb::object out, pyb::object set, pyb::object size, int fps, int display_width,
-         int width, std::optional<Tick> at_tick, bool animated, const std::string& format) {
+         int width, std::optional<Tick> at_tick, bool animated, const std::string& format, const std::string& gauge) {
         SceneRenderOptions o;
         if (pyb::isinstance<pyb::str>(out)) {
           o.outputs.push_back(out.cast<std::string>());
@@ -95,6 +95,7 @@ void BindRender(pyb::module_& m) {
         o.at_tick = at_tick;
         o.animated = animated;
         o.format = format;
+        o.gauge = gauge;
         const std::vector<std::string> overrides = Overrides(set);
         std::vector<std::string> false_claims;
         Result<SceneRenderReport> report = [&] {
@@ -111,10 +112,11 @@ void BindRender(pyb::module_& m) {
       },
       pyb::arg("scene"), pyb::arg("out"), pyb::arg("set") = pyb::none(), pyb::arg("size") = pyb::none(),
       pyb::arg("fps") = 0, pyb::arg("display_width") = 0, pyb::arg("width") = 0, pyb::arg("at_tick") = pyb::none(),
-      pyb::arg("animated") = false, pyb::arg("format") = "",
+      pyb::arg("animated") = false, pyb::arg("format") = "", pyb::arg("gauge") = "",
       "Check a scene's claims, then draw it (`ppsim render`): `out` is a path or a list of paths whose "
       "extensions name the formats (.mp4 .webm .gif .svg .png .html). A false claim raises ppsim.Error "
-      "(code 11) and writes nothing. Returns a RenderResult.");
+      "(code 11) and writes nothing. gauge: \"cluster\" (one gauge per run) or \"device\" (one per device); "
+      "\"\" is the scene's [render] gauge. Returns a RenderResult.");
 }
 
 }  // namespace ppsim::py

@@ -49,6 +49,22 @@ def test_a_false_claim_raises_and_writes_nothing(tmp_path):
     assert not out.exists() and os.listdir(tmp_path) == []
 
 
+def test_gauge_per_device_is_the_clis(tmp_path):
+    py_svg, cli_svg = tmp_path / "py.svg", tmp_path / "cli.svg"
+    ppsim.render(SCENE, str(py_svg), gauge="device")
+    code, _, err = run_cli("render", SCENE, "-o", str(cli_svg), "--gauge", "device")
+    assert code == 0, err
+    svg = py_svg.read_text()
+    assert svg == cli_svg.read_text()
+    assert "held per device" in svg and svg != ppsim_default_svg(tmp_path)
+
+
+def ppsim_default_svg(tmp_path):
+    path = tmp_path / "default.svg"
+    ppsim.render(SCENE, str(path))
+    return path.read_text()
+
+
 @pytest.mark.parametrize(
     "kwargs, code, text",
     [
@@ -56,6 +72,7 @@ def test_a_false_claim_raises_and_writes_nothing(tmp_path):
         ({"size": "1280x"}, 3, 'size "1280x" must be WIDTHxHEIGHT'),
         ({"out": []}, 2, "say where to write"),
         ({"out": "x.bmp"}, 2, "cannot tell the format"),
+        ({"gauge": "stage"}, 3, 'gauge "stage" is not one of cluster, device'),
     ],
 )
 def test_bad_arguments_raise_with_the_cli_codes(tmp_path, kwargs, code, text):
