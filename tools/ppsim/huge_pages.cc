@@ -10,6 +10,19 @@
 // there. Blocks still come from malloc and go back through the default
 // operator delete (free). It lives in the binary because core uses the
 // standard library only.
+//
+// Not under AddressSanitizer: its own operator delete would see blocks this
+// operator new took from malloc and abort on the mismatch (and ASan's
+// allocator manages pages itself).
+#if defined(__SANITIZE_ADDRESS__)
+#define PPSIM_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define PPSIM_ASAN 1
+#endif
+#endif
+
+#ifndef PPSIM_ASAN
 #include <sys/mman.h>
 
 #include <cstdint>
@@ -32,3 +45,5 @@ void* operator new(std::size_t size) {
   }
   return p;
 }
+
+#endif  // PPSIM_ASAN
