@@ -13,6 +13,7 @@
 #include "ppsim/metrics.h"
 #include "ppsim/simulate.h"
 #include "ppsim/validate.h"
+#include "timeline_to_check.h"
 
 namespace ppsim {
 namespace {
@@ -146,15 +147,7 @@ TEST(Combined1F1B, ValidatesWithCommunication) {
     p.comm = 1;
     Result<Timeline> t = Simulate("combined-1f1b", p);
     ASSERT_TRUE(t.ok()) << Label(p) << ": " << t.error().message;
-    TimelineToCheck c;
-    c.P = t->problem.P;
-    c.M = t->problem.M;
-    c.S = t->problem.stages();
-    c.placement = t->problem.placement;
-    c.comm = t->problem.comm;
-    c.costs = t->problem.costs;
-    c.ops = t->Ops();
-    const std::vector<Violation> v = ValidateTimeline(c);
+    const std::vector<Violation> v = ValidateTimeline(ToCheck(*t));
     EXPECT_TRUE(v.empty()) << Label(p) << ": " << (v.empty() ? "" : v[0].message);
   });
 }

@@ -7,6 +7,7 @@
 
 #include "ppsim/simulate.h"
 #include "ppsim/validate.h"
+#include "timeline_to_check.h"
 
 namespace ppsim {
 namespace {
@@ -14,15 +15,7 @@ namespace {
 TimelineToCheck FromSimulation(const char* schedule, Problem p) {
   Result<Timeline> t = Simulate(schedule, p);
   EXPECT_TRUE(t.ok());
-  TimelineToCheck c;
-  c.P = t->problem.P;
-  c.M = t->problem.M;
-  c.S = t->problem.stages();
-  c.placement = t->problem.placement;
-  c.comm = t->problem.comm;
-  c.costs = t->problem.costs;
-  c.ops = t->Ops();
-  return c;
+  return ToCheck(*t);
 }
 
 TEST(Validate, AcceptsWhatSimulatePlaces) {
