@@ -8,10 +8,10 @@
 
 #include <ctime>
 
-#include "ppsim/atomic_file.h"
+#include "ppsim/io/atomic_file.h"
 #include "ppsim/claims.h"
-#include "ppsim/scene.h"
-#include "ppsim/sweep.h"
+#include "ppsim/io/scene.h"
+#include "ppsim/io/sweep.h"
 
 namespace {
 

@@ -7,8 +7,8 @@
 
 #include "bindings.h"
 #include "errors.h"
-#include "ppsim/atomic_file.h"
-#include "ppsim/check_report.h"
+#include "ppsim/io/atomic_file.h"
+#include "ppsim/io/check_report.h"
 
 namespace ppsim::py {
 namespace {

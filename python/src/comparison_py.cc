@@ -7,7 +7,7 @@
 
 #include "bindings.h"
 #include "errors.h"
-#include "ppsim/comparison.h"
+#include "ppsim/io/comparison.h"
 #include "problem_args.h"
 #include "repr.h"
 #include "timeline_py.h"

@@ -6,7 +6,7 @@
 
 #include <pybind11/pybind11.h>
 
-#include "ppsim/problem_options.h"
+#include "ppsim/io/problem_options.h"
 
 namespace ppsim::py {
 

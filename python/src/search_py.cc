@@ -9,8 +9,8 @@
 #include "bindings.h"
 #include "errors.h"
 #include "ppsim/render/terminal_chart.h"
-#include "ppsim/schedule_file.h"
-#include "ppsim/search_run.h"
+#include "ppsim/io/schedule_file.h"
+#include "ppsim/io/search_run.h"
 #include "problem_args.h"
 #include "timeline_py.h"
 

@@ -1,4 +1,4 @@
-#include "ppsim/atomic_file.h"
+#include "ppsim/io/atomic_file.h"
 
 #include <fcntl.h>
 #include <limits.h>
@@ -11,7 +11,7 @@
 #include <cstring>
 #include <vector>
 
-#include "ppsim/temp_registry.h"
+#include "ppsim/io/temp_registry.h"
 
 namespace ppsim {
 namespace {

@@ -1,11 +1,11 @@
-#include "ppsim/check_report.h"
+#include "ppsim/io/check_report.h"
 
 #include <cstdint>
 #include <cstdio>
 
-#include "ppsim/claims_json.h"
-#include "ppsim/scene.h"
-#include "ppsim/sweep.h"
+#include "ppsim/io/claims_json.h"
+#include "ppsim/io/scene.h"
+#include "ppsim/io/sweep.h"
 
 namespace ppsim {
 namespace {

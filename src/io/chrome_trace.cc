@@ -2,7 +2,7 @@
 // of millions of ops needs no more memory than the timeline and the
 // activation series. Microsecond times are exact products tick × tick_us,
 // computed in 128 bits: a large tick_us with large costs cannot overflow.
-#include "ppsim/chrome_trace.h"
+#include "ppsim/io/chrome_trace.h"
 
 #include <string>
 

@@ -1,4 +1,4 @@
-#include "ppsim/claims_json.h"
+#include "ppsim/io/claims_json.h"
 
 namespace ppsim {
 

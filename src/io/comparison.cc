@@ -1,4 +1,4 @@
-#include "ppsim/comparison.h"
+#include "ppsim/io/comparison.h"
 
 #include <algorithm>
 

@@ -1,10 +1,10 @@
-#include "ppsim/cost_file.h"
+#include "ppsim/io/cost_file.h"
 
 #include <vector>
 
 #include <toml++/toml.h>
 
-#include "ppsim/atomic_file.h"
+#include "ppsim/io/atomic_file.h"
 
 namespace ppsim {
 namespace {

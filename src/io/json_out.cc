@@ -1,4 +1,4 @@
-#include "ppsim/json_out.h"
+#include "ppsim/io/json_out.h"
 
 #include <charconv>
 #include <cstring>

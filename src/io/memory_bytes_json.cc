@@ -1,4 +1,4 @@
-#include "ppsim/memory_bytes_json.h"
+#include "ppsim/io/memory_bytes_json.h"
 
 namespace ppsim {
 

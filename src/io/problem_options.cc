@@ -1,11 +1,11 @@
-#include "ppsim/problem_options.h"
+#include "ppsim/io/problem_options.h"
 
 #include <charconv>
 #include <string>
 #include <tuple>
 #include <vector>
 
-#include "ppsim/cost_file.h"
+#include "ppsim/io/cost_file.h"
 #include "ppsim/cost_spec.h"
 
 namespace ppsim {

@@ -1,7 +1,7 @@
 // Reader and writer of PyTorch's compute-only schedule CSV. The grammar is
 // _Action.__repr__'s; PyTorch's own loader matches a prefix (so `0F0xyz`
 // loads as 0F0) — this one insists on the whole cell.
-#include "ppsim/pytorch_csv.h"
+#include "ppsim/io/pytorch_csv.h"
 
 #include <cctype>
 #include <string>

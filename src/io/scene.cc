@@ -1,11 +1,11 @@
 // Loading a scene: TOML -> Scene, every key checked with its position.
-#include "ppsim/scene.h"
+#include "ppsim/io/scene.h"
 
 #include <charconv>
 #include <sstream>
 #include <toml++/toml.h>
 
-#include "ppsim/atomic_file.h"
+#include "ppsim/io/atomic_file.h"
 #include "ppsim/cost_spec.h"
 #include "ppsim/generators.h"
 

@@ -2,7 +2,7 @@
 #include <string>
 
 #include "ppsim/metrics.h"
-#include "ppsim/scene.h"
+#include "ppsim/io/scene.h"
 #include "ppsim/search.h"
 #include "ppsim/simulate.h"
 

@@ -1,12 +1,12 @@
-#include "ppsim/schedule_file.h"
+#include "ppsim/io/schedule_file.h"
 
 #include <cctype>
 
-#include "ppsim/atomic_file.h"
+#include "ppsim/io/atomic_file.h"
 #include "ppsim/cost_scale.h"
 #include "ppsim/placement.h"
-#include "ppsim/pytorch_csv.h"
-#include "ppsim/schedule_text.h"
+#include "ppsim/io/pytorch_csv.h"
+#include "ppsim/io/schedule_text.h"
 
 namespace ppsim {
 

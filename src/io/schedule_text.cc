@@ -1,4 +1,4 @@
-#include "ppsim/schedule_text.h"
+#include "ppsim/io/schedule_text.h"
 
 #include <string>
 #include <vector>

@@ -1,12 +1,12 @@
-#include "ppsim/search_run.h"
+#include "ppsim/io/search_run.h"
 
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <utility>
 
-#include "ppsim/memory_bytes_json.h"
-#include "ppsim/timeline_json.h"
+#include "ppsim/io/memory_bytes_json.h"
+#include "ppsim/io/timeline_json.h"
 
 namespace ppsim {
 namespace {

@@ -1,6 +1,6 @@
 // Keys are written in nlohmann's order (sorted, as its std::map holds them):
 // the fields are listed with their writers, sorted, then written.
-#include "ppsim/simulation_json.h"
+#include "ppsim/io/simulation_json.h"
 
 #include <algorithm>
 #include <charconv>

@@ -1,4 +1,4 @@
-#include "ppsim/streamed_output.h"
+#include "ppsim/io/streamed_output.h"
 
 #include <unistd.h>
 
@@ -6,7 +6,7 @@
 #include <cstdio>
 #include <cstring>
 
-#include "ppsim/atomic_file.h"
+#include "ppsim/io/atomic_file.h"
 
 namespace ppsim {
 namespace {

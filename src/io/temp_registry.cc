@@ -1,4 +1,4 @@
-#include "ppsim/temp_registry.h"
+#include "ppsim/io/temp_registry.h"
 
 #include <signal.h>
 #include <sys/wait.h>

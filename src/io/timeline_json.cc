@@ -1,4 +1,4 @@
-#include "ppsim/timeline_json.h"
+#include "ppsim/io/timeline_json.h"
 
 #include <string>
 

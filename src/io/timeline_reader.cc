@@ -9,7 +9,7 @@
 #include <cstdlib>
 #include <string>
 
-#include "ppsim/timeline_json.h"
+#include "ppsim/io/timeline_json.h"
 
 namespace ppsim {
 namespace {

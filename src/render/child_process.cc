@@ -1,6 +1,6 @@
 #include "child_process.h"
 
-#include "ppsim/temp_registry.h"
+#include "ppsim/io/temp_registry.h"
 
 #include <fcntl.h>
 #include <spawn.h>

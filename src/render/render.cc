@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "ppsim/atomic_file.h"
+#include "ppsim/io/atomic_file.h"
 #include "ppsim/render/frame_painter.h"
 #include "ppsim/render/html_writer.h"
 #include "ppsim/render/legibility.h"

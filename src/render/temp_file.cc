@@ -1,6 +1,6 @@
 #include "ppsim/render/temp_file.h"
 
-#include "ppsim/atomic_file.h"
+#include "ppsim/io/atomic_file.h"
 
 namespace ppsim::render {
 

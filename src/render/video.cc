@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "child_process.h"
-#include "ppsim/atomic_file.h"
+#include "ppsim/io/atomic_file.h"
 #include "h264_repeat.h"
 #include "ppsim/render/frame_painter.h"
 #include "ppsim/render/temp_file.h"

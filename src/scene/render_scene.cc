@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <tuple>
 
-#include "ppsim/atomic_file.h"
+#include "ppsim/io/atomic_file.h"
 #include "ppsim/claim_template.h"
 #include "ppsim/render/pacing.h"
 #include "ppsim/render/render.h"

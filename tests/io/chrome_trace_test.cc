@@ -3,7 +3,7 @@
 // requires, timestamps are numbers in microseconds, pid/tid are integers,
 // every flow id has exactly one start and one finish, and flow ends bind to
 // a slice on their own process. Plus the facts a user reads off the trace.
-#include "ppsim/chrome_trace.h"
+#include "ppsim/io/chrome_trace.h"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 // PyTorch's compute-only schedule CSV: reading, writing, round trips, errors.
-#include "ppsim/pytorch_csv.h"
+#include "ppsim/io/pytorch_csv.h"
 
 #include <gtest/gtest.h>
 

@@ -4,8 +4,8 @@
 
 #include <random>
 
-#include "ppsim/pytorch_csv.h"
-#include "ppsim/schedule_text.h"
+#include "ppsim/io/pytorch_csv.h"
+#include "ppsim/io/schedule_text.h"
 
 namespace ppsim {
 namespace {

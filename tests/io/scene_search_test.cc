@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "ppsim/scene.h"
+#include "ppsim/io/scene.h"
 
 namespace ppsim {
 namespace {

@@ -3,9 +3,9 @@
 
 #include <string>
 
-#include "ppsim/atomic_file.h"
-#include "ppsim/scene.h"
-#include "ppsim/sweep.h"
+#include "ppsim/io/atomic_file.h"
+#include "ppsim/io/scene.h"
+#include "ppsim/io/sweep.h"
 
 namespace ppsim {
 namespace {

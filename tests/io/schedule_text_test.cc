@@ -1,6 +1,6 @@
 // ppsim's plain-text schedule format: parsing, positions in errors, the
 // completeness check and the deadlock diagnosis.
-#include "ppsim/schedule_text.h"
+#include "ppsim/io/schedule_text.h"
 
 #include <gtest/gtest.h>
 

@@ -9,13 +9,13 @@
 
 #include <nlohmann/json.hpp>
 
-#include "ppsim/chrome_trace.h"
+#include "ppsim/io/chrome_trace.h"
 #include "ppsim/critical_path.h"
 #include "ppsim/generators.h"
-#include "ppsim/memory_bytes_json.h"
+#include "ppsim/io/memory_bytes_json.h"
 #include "ppsim/simulate.h"
-#include "ppsim/simulation_json.h"
-#include "ppsim/timeline_json.h"
+#include "ppsim/io/simulation_json.h"
+#include "ppsim/io/timeline_json.h"
 
 namespace ppsim {
 namespace {

@@ -3,8 +3,8 @@
 // same result as one thread.
 #include <gtest/gtest.h>
 
-#include "ppsim/atomic_file.h"
-#include "ppsim/sweep.h"
+#include "ppsim/io/atomic_file.h"
+#include "ppsim/io/sweep.h"
 
 namespace ppsim {
 namespace {

@@ -6,10 +6,10 @@
 #include <string>
 
 #include "ppsim/generators.h"
-#include "ppsim/json_out.h"
+#include "ppsim/io/json_out.h"
 #include "ppsim/simulate.h"
-#include "ppsim/simulation_json.h"
-#include "ppsim/timeline_json.h"
+#include "ppsim/io/simulation_json.h"
+#include "ppsim/io/timeline_json.h"
 
 namespace ppsim {
 namespace {

@@ -4,8 +4,8 @@
 #include <memory>
 
 #include "command.h"
-#include "ppsim/atomic_file.h"
-#include "ppsim/check_report.h"
+#include "ppsim/io/atomic_file.h"
+#include "ppsim/io/check_report.h"
 
 namespace ppsim::cli {
 namespace {

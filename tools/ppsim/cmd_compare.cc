@@ -4,7 +4,7 @@
 #include <memory>
 
 #include "command.h"
-#include "ppsim/comparison.h"
+#include "ppsim/io/comparison.h"
 #include "problem_options.h"
 
 namespace ppsim::cli {

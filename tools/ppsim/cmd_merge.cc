@@ -3,8 +3,8 @@
 #include <memory>
 
 #include "command.h"
-#include "ppsim/atomic_file.h"
-#include "ppsim/sweep_merge.h"
+#include "ppsim/io/atomic_file.h"
+#include "ppsim/io/sweep_merge.h"
 
 namespace ppsim::cli {
 namespace {

@@ -12,7 +12,7 @@
 #include <optional>
 
 #include "command.h"
-#include "ppsim/atomic_file.h"
+#include "ppsim/io/atomic_file.h"
 #include "ppsim/scene/render_scene.h"
 
 namespace ppsim::cli {

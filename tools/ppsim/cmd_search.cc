@@ -6,10 +6,10 @@
 #include <memory>
 
 #include "command.h"
-#include "ppsim/atomic_file.h"
+#include "ppsim/io/atomic_file.h"
 #include "ppsim/render/terminal_chart.h"
-#include "ppsim/schedule_file.h"
-#include "ppsim/search_run.h"
+#include "ppsim/io/schedule_file.h"
+#include "ppsim/io/search_run.h"
 #include "problem_options.h"
 
 namespace ppsim::cli {

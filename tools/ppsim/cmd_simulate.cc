@@ -4,18 +4,18 @@
 #include <memory>
 
 #include "command.h"
-#include "ppsim/atomic_file.h"
-#include "ppsim/chrome_trace.h"
+#include "ppsim/io/atomic_file.h"
+#include "ppsim/io/chrome_trace.h"
 #include "ppsim/cost_scale.h"
 #include "ppsim/critical_path.h"
 #include "ppsim/memory_bytes.h"
 #include "ppsim/metrics.h"
 #include "ppsim/render/terminal_chart.h"
 #include "ppsim/simulate.h"
-#include "ppsim/simulation_json.h"
-#include "ppsim/streamed_output.h"
+#include "ppsim/io/simulation_json.h"
+#include "ppsim/io/streamed_output.h"
 #include "problem_options.h"
-#include "ppsim/schedule_file.h"
+#include "ppsim/io/schedule_file.h"
 
 namespace ppsim::cli {
 namespace {

@@ -3,9 +3,9 @@
 #include <memory>
 
 #include "command.h"
-#include "ppsim/atomic_file.h"
+#include "ppsim/io/atomic_file.h"
 #include "ppsim/cost_spec.h"
-#include "ppsim/timeline_json.h"
+#include "ppsim/io/timeline_json.h"
 #include "ppsim/validate.h"
 
 namespace ppsim::cli {

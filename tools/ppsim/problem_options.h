@@ -6,7 +6,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "ppsim/problem_options.h"
+#include "ppsim/io/problem_options.h"
 
 namespace ppsim::cli {
 

@@ -1,6 +1,6 @@
 #include <string_view>
 
-#include "ppsim/scene.h"
+#include "ppsim/io/scene.h"
 #include "small_runs.h"
 #include "targets.h"
 

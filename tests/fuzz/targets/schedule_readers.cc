@@ -2,8 +2,8 @@
 #include <string_view>
 
 #include "ppsim/placement.h"
-#include "ppsim/pytorch_csv.h"
-#include "ppsim/schedule_text.h"
+#include "ppsim/io/pytorch_csv.h"
+#include "ppsim/io/schedule_text.h"
 #include "small_runs.h"
 #include "targets.h"
 

@@ -4,7 +4,7 @@
 // the timeline is the writer's buffer and the activation series.
 #pragma once
 
-#include "ppsim/json_out.h"
+#include "ppsim/io/json_out.h"
 #include "ppsim/metrics.h"
 #include "ppsim/timeline.h"
 

@@ -12,7 +12,7 @@
 
 #include "ppsim/error.h"
 #include "ppsim/metrics.h"
-#include "ppsim/problem_options.h"
+#include "ppsim/io/problem_options.h"
 #include "ppsim/search.h"
 
 namespace ppsim {

@@ -8,7 +8,7 @@
 #include <string>
 
 #include "ppsim/error.h"
-#include "ppsim/json_out.h"
+#include "ppsim/io/json_out.h"
 
 namespace ppsim {
 

@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "ppsim/error.h"
-#include "ppsim/imported_schedule.h"
+#include "ppsim/io/imported_schedule.h"
 
 namespace ppsim {
 

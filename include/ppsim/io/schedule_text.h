@@ -18,7 +18,7 @@
 #include <string_view>
 
 #include "ppsim/error.h"
-#include "ppsim/imported_schedule.h"
+#include "ppsim/io/imported_schedule.h"
 
 namespace ppsim {
 

@@ -16,7 +16,7 @@
 #include <cstdint>
 #include <string>
 
-#include "ppsim/json_out.h"
+#include "ppsim/io/json_out.h"
 #include "ppsim/timeline.h"
 
 namespace ppsim {

@@ -8,7 +8,7 @@
 #include <string>
 
 #include "ppsim/error.h"
-#include "ppsim/imported_schedule.h"
+#include "ppsim/io/imported_schedule.h"
 #include "ppsim/problem.h"
 #include "ppsim/timeline.h"
 
