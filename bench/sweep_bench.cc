@@ -10,8 +10,8 @@
 
 #include "ppsim/io/atomic_file.h"
 #include "ppsim/claims.h"
-#include "ppsim/io/scene.h"
-#include "ppsim/io/sweep.h"
+#include "ppsim/scene/scene.h"
+#include "ppsim/scene/sweep.h"
 
 namespace {
 

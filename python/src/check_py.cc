@@ -8,7 +8,7 @@
 #include "bindings.h"
 #include "errors.h"
 #include "ppsim/io/atomic_file.h"
-#include "ppsim/io/check_report.h"
+#include "ppsim/scene/check_report.h"
 
 namespace ppsim::py {
 namespace {

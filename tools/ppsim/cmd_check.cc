@@ -5,7 +5,7 @@
 
 #include "command.h"
 #include "ppsim/io/atomic_file.h"
-#include "ppsim/io/check_report.h"
+#include "ppsim/scene/check_report.h"
 
 namespace ppsim::cli {
 namespace {

@@ -4,7 +4,7 @@
 
 #include "command.h"
 #include "ppsim/io/atomic_file.h"
-#include "ppsim/io/sweep_merge.h"
+#include "ppsim/scene/sweep_merge.h"
 
 namespace ppsim::cli {
 namespace {

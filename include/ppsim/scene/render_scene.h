@@ -15,7 +15,7 @@
 
 #include "ppsim/error.h"
 #include "ppsim/op.h"
-#include "ppsim/io/scene.h"
+#include "ppsim/scene/scene.h"
 
 namespace ppsim {
 

@@ -1,6 +1,6 @@
 #include <string_view>
 
-#include "ppsim/io/scene.h"
+#include "ppsim/scene/scene.h"
 #include "small_runs.h"
 #include "targets.h"
 

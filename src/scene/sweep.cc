@@ -1,14 +1,14 @@
 // The grid (or one shard's share of it) is split by an atomic counter over
 // point indices; each worker writes only its own points' slots, so the result
 // does not depend on the number of threads or their timing.
-#include "ppsim/io/sweep.h"
+#include "ppsim/scene/sweep.h"
 
 #include <algorithm>
 #include <atomic>
 #include <charconv>
 #include <thread>
 
-#include "ppsim/io/scene.h"
+#include "ppsim/scene/scene.h"
 
 namespace ppsim {
 namespace {

@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "ppsim/io/scene.h"
+#include "ppsim/scene/scene.h"
 
 namespace ppsim {
 namespace {

@@ -1,5 +1,5 @@
 // Loading a scene: TOML -> Scene, every key checked with its position.
-#include "ppsim/io/scene.h"
+#include "ppsim/scene/scene.h"
 
 #include <charconv>
 #include <sstream>

@@ -2,7 +2,7 @@
 // the scene LoadSceneText gives for the same values, or the same error.
 #include <gtest/gtest.h>
 
-#include "ppsim/io/scene.h"
+#include "ppsim/scene/scene.h"
 
 namespace ppsim {
 namespace {

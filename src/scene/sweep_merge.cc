@@ -2,12 +2,12 @@
 // are put back in the unsplit sweep's order: each carries its grid index, and
 // a grid point belongs to exactly one shard, so ordering by (sum of values,
 // grid index) with a stable sort keeps each point's claims in scene order.
-#include "ppsim/io/sweep_merge.h"
+#include "ppsim/scene/sweep_merge.h"
 
 #include <algorithm>
 #include <cstdint>
 
-#include "ppsim/io/sweep.h"
+#include "ppsim/scene/sweep.h"
 
 namespace ppsim {
 namespace {

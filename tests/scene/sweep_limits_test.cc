@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "ppsim/io/atomic_file.h"
-#include "ppsim/io/sweep.h"
+#include "ppsim/scene/sweep.h"
 
 namespace ppsim {
 namespace {

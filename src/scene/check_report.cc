@@ -1,11 +1,11 @@
-#include "ppsim/io/check_report.h"
+#include "ppsim/scene/check_report.h"
 
 #include <cstdint>
 #include <cstdio>
 
 #include "ppsim/io/claims_json.h"
-#include "ppsim/io/scene.h"
-#include "ppsim/io/sweep.h"
+#include "ppsim/scene/scene.h"
+#include "ppsim/scene/sweep.h"
 
 namespace ppsim {
 namespace {

@@ -2,7 +2,7 @@
 #include <string>
 
 #include "ppsim/metrics.h"
-#include "ppsim/io/scene.h"
+#include "ppsim/scene/scene.h"
 #include "ppsim/search.h"
 #include "ppsim/simulate.h"
 

@@ -4,8 +4,8 @@
 #include <string>
 
 #include "ppsim/io/atomic_file.h"
-#include "ppsim/io/scene.h"
-#include "ppsim/io/sweep.h"
+#include "ppsim/scene/scene.h"
+#include "ppsim/scene/sweep.h"
 
 namespace ppsim {
 namespace {
