@@ -29,15 +29,6 @@ std::string OpLabel(const PlacedOp& op, const Problem& p) {
   return s;
 }
 
-Color KindColor(OpKind kind) {
-  switch (kind) {
-    case OpKind::kF: return palette::kForward;
-    case OpKind::kB: return palette::kBackward;
-    case OpKind::kW: return palette::kWeightGrad;
-  }
-  return palette::kForward;
-}
-
 // Smallest step from 1, 2, 5, 10, 20, 50, ... with step * unit >= need.
 std::int64_t NiceStep(double need, double unit) {
   static const int kMantissa[] = {1, 2, 5};
@@ -101,7 +92,7 @@ void OpCells(const Chart& c, const std::vector<PlacedOp>& ops) {
       if (op.kind != OpKind::kF) top += h;
     }
     const Box cell = c.Cell(op.start, op.end, top, h);
-    const Color color = ChunkShade(KindColor(op.kind), ChunkOf(op, c.t.problem), c.t.problem.v);
+    const Color color = OpFill(op.kind, ChunkOf(op, c.t.problem), c.t.problem.v);
     Item& it = c.b.Rect(Role::kOp, cell, color);
     it.run = c.run;
     it.device = op.device;

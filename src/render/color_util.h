@@ -16,10 +16,15 @@ inline Color Mix(Color a, Color b, double t) {
   return {ch(a.r, b.r), ch(a.g, b.g), ch(a.b, b.b)};
 }
 
-// Later chunks of an interleaved schedule are drawn lighter.
-inline Color ChunkShade(Color c, int chunk, int v) {
-  if (v <= 1 || chunk == 0) return c;
-  return Mix(c, palette::kBackground, 0.45 * chunk / (v - 1));
+// An op's fill: its kind's colour, later chunks of a run with v chunks
+// lighter, evenly, up to the kind's last shade (so a kind never leaves its
+// lightness band: see the palette).
+inline Color OpFill(OpKind kind, int chunk, int v) {
+  const Color first[] = {palette::kForward, palette::kBackward, palette::kWeightGrad};
+  const Color last[] = {palette::kForwardLast, palette::kBackwardLast, palette::kWeightGradLast};
+  const int k = static_cast<int>(kind);
+  if (v <= 1 || chunk <= 0) return first[k];
+  return Mix(first[k], last[k], std::min(1.0, static_cast<double>(chunk) / (v - 1)));
 }
 
 // WCAG 2 relative luminance and contrast ratio (1..21).
@@ -29,6 +34,11 @@ inline double Luminance(Color c) {
     return x <= 0.04045 ? x / 12.92 : std::pow((x + 0.055) / 1.055, 2.4);
   };
   return 0.2126 * lin(c.r) + 0.7152 * lin(c.g) + 0.0722 * lin(c.b);
+}
+// CIELAB lightness L* (0 black .. 100 white): what a greyscale copy shows.
+inline double Lightness(Color c) {
+  const double y = Luminance(c);
+  return y > 216.0 / 24389 ? 116 * std::cbrt(y) - 16 : y * 24389.0 / 27;
 }
 inline double Contrast(Color a, Color b) {
   const double la = Luminance(a), lb = Luminance(b);

@@ -92,11 +92,11 @@ double Legend(Builder& b, const Frame& f, const LayoutInput& in, double y) {
   entries.push_back({palette::kBubble, "bubble (idle)", true});
   entries.push_back({palette::kHeld, "activations held, in stage-sets (one stage's, one microbatch)"});
   if (any_loop_chunks) {
-    entries.push_back({ChunkShade(palette::kForward, 1, 2), "F3\u00B7c1 or a dark base = chunk 1 (lighter)", false,
+    entries.push_back({OpFill(OpKind::kF, 1, 2), "F3\u00B7c1 or a dark base = chunk 1 (lighter)", false,
                        palette::kBackground, true});
   }
   if (any_return) {
-    entries.push_back({ChunkShade(palette::kForward, 1, 2),
+    entries.push_back({OpFill(OpKind::kF, 1, 2),
                        "F3\u00B7c1 or a dark base = stage on the way back (reverse direction)", false,
                        palette::kBackground, true});
   }
@@ -263,8 +263,12 @@ Result<DisplayList> Layout(const LayoutInput& in, TextMeasurer& measurer) {
     flexible = flexible_for(R, y);
   }
   const int rows = (maxP + f.rows_per - 1) / f.rows_per;
-  const int row_h = static_cast<int>(std::floor(std::min(flexible * 0.75 / rows, 64 * f.s)));
-  const int gauge_h = std::max(0, static_cast<int>(std::floor(std::min(flexible - rows * row_h - gap, 150 * f.s))));
+  // Rows and gauges stop growing at 64 and 150 px of a 1920x1080 frame, scaled
+  // by the frame's larger side ratio (not f.s, the smaller): a wide, low frame
+  // of one run is filled rather than left with a band above and below.
+  const double grow = std::max(W / 1920.0, H / 1080.0);
+  const int row_h = static_cast<int>(std::floor(std::min(flexible * 0.75 / rows, 64 * grow)));
+  const int gauge_h = std::max(0, static_cast<int>(std::floor(std::min(flexible - rows * row_h - gap, 150 * grow))));
   // A gauge must show a bar as tall as a line of its label; else say how many runs fit.
   // With a lane per device: a header line and lanes of kMinLanePx at least.
   constexpr double kMinLanePx = 4;
@@ -285,8 +289,9 @@ Result<DisplayList> Layout(const LayoutInput& in, TextMeasurer& measurer) {
                     "); use a taller --size or fewer runs" +
                     (in.gauge == GaugeMode::kDevice ? ", or --gauge cluster" : ""));
   }
-  const double used = R * (fixed + rows * row_h + gap + gauge_h) + (R - 1) * run_gap;
-  y += std::max(0.0, std::floor((bottom - y - used) / 2));  // centred between legend and closing lines
+  // Charts follow the legend directly and the closing lines follow the
+  // charts: what height is left over stays at the frame's bottom, not as a
+  // band between the legend and the first chart.
 
   style.gx = f.cw * f.agg >= 40 ? 2 : f.cw * f.agg >= 5 ? 1 : 0;
   style.gy = row_h >= 24 ? 2 : row_h >= 5 ? 1 : 0;
@@ -306,7 +311,8 @@ Result<DisplayList> Layout(const LayoutInput& in, TextMeasurer& measurer) {
     LayoutRunTexts(b, f, g, in.runs[r], r, caption_px, status_px, text_w);
     LayoutChart(b, f, g, style, in.runs[r], r, list.gauge_scale, list.gauge_den);
   }
-  Closing(b, list, closing_px_each, bottom + (list.closing.empty() ? 0 : 0.3 * closing_px));
+  const double charts_end = y - run_gap + gap;
+  Closing(b, list, closing_px_each, std::min(bottom, charts_end) + (list.closing.empty() ? 0 : 0.3 * closing_px));
   return list;
 }
 

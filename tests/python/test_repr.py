@@ -4,7 +4,7 @@ import re
 
 import ppsim
 
-FORWARD, BACKWARD = 'fill="#4c78a8"', 'fill="#f58518"'
+FORWARD, BACKWARD = 'fill="#265696"', 'fill="#faa03c"'
 
 
 def rects(svg, fill):

@@ -71,7 +71,7 @@ TEST(TextPainter, DrawsTheGridWithBubblesAndTheGauge) {
   EXPECT_EQ(dots, 48);
   // On a terminal, cells take the palette's colours: F0's background is the forward colour.
   const std::string ansi = PaintText(*list, list->last_tick, 120, true);
-  EXPECT_THAT(ansi, ::testing::HasSubstr("d0   \x1b[48;2;76;120;168m\x1b[97mF0 F1"));
+  EXPECT_THAT(ansi, ::testing::HasSubstr("d0   \x1b[48;2;38;86;150m\x1b[97mF0 F1"));
   // Narrow terminal: one letter per cycle.
   const std::string narrow = PaintText(*list, list->last_tick, 40);
   EXPECT_THAT(narrow, ::testing::HasSubstr("d0   FFFFFF......BBBBBB"));
