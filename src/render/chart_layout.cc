@@ -324,38 +324,55 @@ void ClusterGauge(const Chart& c, std::int64_t scale, std::int64_t den) {
 
 // One small gauge per device (per row of devices when rows aggregate: the
 // most any of them holds), in lanes under a header line that names the unit
-// and the lanes' full height; each lane's peak value stands at its peak line
-// in the column right of the chart, once reached.
+// and the lanes' full height. Lanes tall enough for a legible label show the
+// device left of the lane and its peak value at its peak line, right of the
+// chart, once reached; thinner lanes are unlabelled and the header lists the
+// lanes' peaks, top to bottom, once the run is done.
 void DeviceGauges(const Chart& c, std::int64_t scale, std::int64_t den) {
   const double px = c.style.label_px;
   const double lh = c.b.LineHeight(px);
   const int lanes = c.Rows();
-  const double lane_h = std::floor((c.g.gauge_h - lh) / lanes);  // REQUIRES (Layout): >= kMinLanePx
+  const double lane_h = std::floor((c.g.gauge_h - lh) / lanes);  // REQUIRES (Layout): >= its lane_min
   const double top = c.g.gauge_y + lh;
   const std::int64_t per_set = den / ChunksPerStage(c.t.problem);
   const double x_label = c.f.x0 - 0.5 * px;
-  Item& head = c.b.Text(Role::kGaugeLabel, "held per device, in stage-sets (a full lane = " + Sets(scale, den) + ")",
-                        c.f.x0, c.g.gauge_y, px, false, palette::kMutedText);
+  const double lane_px = std::min(px, std::floor(lane_h * px / lh));  // its line no taller than the lane
+  const bool labelled = lane_px >= c.b.MinPx() && c.b.LineHeight(lane_px) <= lane_h;
+  const double lane_lh = labelled ? c.b.LineHeight(lane_px) : 0;
+  std::vector<std::int64_t> peaks(lanes, 0);
+  std::string listed;  // "4 · 3 · 2 · 0"
+  for (int lane = 0; lane < lanes; ++lane) {
+    for (int d = lane * c.f.rows_per; d < std::min(c.t.problem.P, (lane + 1) * c.f.rows_per); ++d) {
+      peaks[lane] = std::max(peaks[lane], c.m.peak_activations_per_device[d]);
+    }
+    listed += (lane > 0 ? " \u00B7 " : "") + Sets(peaks[lane] * per_set, den);
+  }
+  const std::string head_text = "held per device, in stage-sets (a full lane = " + Sets(scale, den) + ")";
+  const std::string done_text = head_text + " \u00B7 peaks, top to bottom: " + listed;
+  const bool list_in_head = !labelled && c.b.Measure(done_text, px, false).w <= c.f.X(c.f.T) - c.f.x0;
+  Item& head = c.b.Text(Role::kGaugeLabel, head_text, c.f.x0, c.g.gauge_y, px, false, palette::kMutedText);
   head.run = c.run;
   head.value = scale;
-  const double lane_px = std::min(px, std::floor(lane_h * 0.9));
-  const bool labelled = lane_px >= c.b.MinPx();
-  const double lane_lh = labelled ? c.b.LineHeight(lane_px) : 0;
+  if (list_in_head) {
+    head.until = c.t.makespan;
+    Item& done = c.b.Text(Role::kGaugeLabel, done_text, c.f.x0, c.g.gauge_y, px, false, palette::kMutedText);
+    done.run = c.run;
+    done.value = scale;
+    done.from = c.t.makespan;
+  }
   for (int lane = 0; lane < lanes; ++lane) {
     const int d0 = lane * c.f.rows_per, d1 = std::min(c.t.problem.P, d0 + c.f.rows_per);
     const double lane_top = top + lane * lane_h, bottom = lane_top + lane_h;
     Item& back = c.b.Rect(Role::kGaugeBack, {c.f.x0, lane_top, c.f.X(c.f.T) - c.f.x0, lane_h - 1}, palette::kGaugeBack);
     back.run = c.run;
     back.device = d0;
-    std::int64_t peak = 0;
-    for (int d = d0; d < d1; ++d) peak = std::max(peak, c.m.peak_activations_per_device[d]);
     auto held = [&](Tick k) {  // a row of devices: the most any one holds
       std::int64_t most = 0;
       for (int d = d0; d < d1; ++d) most = std::max(most, c.m.activations.per_device[d].At(k));
       return most;
     };
     Tick peak_tick = -1;
-    const double y = GaugeSeries(c, held, peak, per_set, scale, bottom - 1, lane_h - 1, d0, &peak_tick);
+    const double y = GaugeSeries(c, held, peaks[lane], per_set, scale, bottom - 1, lane_h - 1, d0, &peak_tick);
     if (!labelled) continue;
     const std::string name = d1 - d0 > 1 ? "d" + Str(d0) + "\u2013" + Str(d1 - 1) : "d" + Str(d0);
     Item& lab = c.b.Text(Role::kGaugeLabel, name, x_label, lane_top + (lane_h - lane_lh) / 2, lane_px, false,
@@ -364,11 +381,11 @@ void DeviceGauges(const Chart& c, std::int64_t scale, std::int64_t den) {
     lab.device = d0;
     if (y < 0) continue;
     const double ly = std::clamp(y - lane_lh / 2, lane_top, bottom - lane_lh);
-    Item& value = c.b.Text(Role::kGaugeLabel, "peak " + Sets(peak * per_set, den), c.f.X(c.f.T) + 0.4 * px, ly,
-                           lane_px, false, palette::kText);
+    Item& value = c.b.Text(Role::kGaugeLabel, "peak " + Sets(peaks[lane] * per_set, den), c.f.X(c.f.T) + 0.4 * px,
+                           ly, lane_px, false, palette::kText);
     value.run = c.run;
     value.device = d0;
-    value.value = peak * per_set;
+    value.value = peaks[lane] * per_set;
     value.from = peak_tick + 1;
   }
 }

@@ -67,12 +67,14 @@ double Header(Builder& b, const Frame& f, const DisplayList& list, double text_w
 
 // Swatches and labels in one row, wrapping when wider than the frame; returns the y below.
 double Legend(Builder& b, const Frame& f, const LayoutInput& in, double y) {
-  bool any_w = false, any_loop_chunks = false, any_return = false, any_pairs = false;
+  bool any_w = false, any_loop_chunks = false, any_v = false, any_pairs = false;
+  const Problem* dual = nullptr;  // a DualPipe run's problem: its reverse direction is spelled out
   for (const RunInput& r : in.runs) {
     const Problem& p = r.timeline->problem;
     any_w = any_w || r.timeline->schedule.split_backward;
     any_loop_chunks = any_loop_chunks || (p.v > 1 && p.placement == Placement::kLoop);
-    any_return = any_return || p.placement != Placement::kLoop;
+    any_v = any_v || p.placement == Placement::kVShape;
+    if (p.placement == Placement::kDualPipe && dual == nullptr) dual = &p;
     for (const PlacedOp& op : r.timeline->Ops()) {
       if (op.overlap >= 0) {
         any_pairs = true;
@@ -95,13 +97,22 @@ double Legend(Builder& b, const Frame& f, const LayoutInput& in, double y) {
     entries.push_back({OpFill(OpKind::kF, 1, 2), "F3\u00B7c1 or a dark base = chunk 1 (lighter)", false,
                        palette::kBackground, true});
   }
-  if (any_return) {
+  if (any_v) {
     entries.push_back({OpFill(OpKind::kF, 1, 2),
-                       "F3\u00B7c1 or a dark base = stage on the way back (reverse direction)", false,
-                       palette::kBackground, true});
+                       "F3\u00B7c1 or a dark base = a device's second stage, on the way back (reverse direction)",
+                       false, palette::kBackground, true});
+  }
+  if (dual != nullptr) {  // DualPipe: c1 is the second copy of the model, fed from the last device
+    const int half = dual->M / 2;
+    entries.push_back({OpFill(OpKind::kF, 1, 2),
+                       "F" + Str(half) + "\u00B7c1 or a dark base = reverse direction: microbatches " + Str(half) +
+                           "\u2013" + Str(dual->M - 1) + " enter at d" + Str(dual->P - 1) + " and run to d0",
+                       false, palette::kBackground, true});
   }
   if (any_pairs) {
-    entries.push_back({palette::kForward, "F over B in one cell = an overlapped F+B pair", false, palette::kBackward});
+    entries.push_back({palette::kForward,
+                       "F above B in one cell = an overlapped F+B pair: a forward and a backward computed together",
+                       false, palette::kBackward});
   }
   const double px = f.Font(20);
   const double lh = b.LineHeight(px);
@@ -142,6 +153,40 @@ int MaxOf(const std::vector<RunInput>& runs, int Problem::*field) {
   int v = 1;
   for (const RunInput& r : runs) v = std::max(v, r.timeline->problem.*field);
   return v;
+}
+
+// How a run's flexible height is shared between its device rows and its gauge.
+struct SplitRule {
+  int rows = 1;           // device rows (or rows of devices)
+  double gap = 0;         // between the rows and the gauge
+  double grow = 1;        // rows stop at 64 px, a cluster gauge at 150 px, times this
+  double head = 0;        // a line of label text: the cluster gauge's least height, the lanes' header
+  bool device = false;    // one lane per device
+  double lane_min = 4;    // a lane's least height (5 px where viewed)
+  double lane_label = 0;  // a lane tall enough for its 9 px labels ("d0", "peak 4")
+};
+struct Split {
+  int row_h = 0, gauge_h = 0;
+  bool ok = false;  // rows of a pixel at least, and a gauge as the rule asks
+};
+Split SplitHeight(double flexible, const SplitRule& r) {
+  Split s;
+  if (!r.device) {  // rows get 3/4; the gauge at least a line of its label
+    s.row_h = static_cast<int>(std::floor(std::min(flexible * 0.75 / r.rows, 64 * r.grow)));
+    s.gauge_h = std::max(0, static_cast<int>(std::floor(std::min(flexible - r.rows * s.row_h - r.gap, 150 * r.grow))));
+    s.ok = s.row_h >= 1 && s.gauge_h >= r.head;
+    return s;
+  }
+  // A lane per device: each device's share is its row and its lane; a lane
+  // gets what its labels need when the share is twice that, else 2/5 of it,
+  // and what the rows' cap leaves over, up to a row's height.
+  const double per = (flexible - r.gap - r.head) / r.rows;
+  double lane = per >= 2 * r.lane_label ? r.lane_label : std::max(r.lane_min, std::floor(per * 0.4));
+  s.row_h = static_cast<int>(std::floor(std::min(per - lane, 64 * r.grow)));
+  lane = std::floor(std::min(per - s.row_h, std::max<double>(lane, s.row_h)));
+  s.gauge_h = static_cast<int>(std::ceil(r.head)) + r.rows * static_cast<int>(lane);
+  s.ok = s.row_h >= r.lane_min && lane >= r.lane_min;
+  return s;
 }
 
 // Ticks per strip so that a strip is at least 2 pixels: 1 while a cycle is a pixel or more.
@@ -266,28 +311,27 @@ Result<DisplayList> Layout(const LayoutInput& in, TextMeasurer& measurer) {
   // Rows and gauges stop growing at 64 and 150 px of a 1920x1080 frame, scaled
   // by the frame's larger side ratio (not f.s, the smaller): a wide, low frame
   // of one run is filled rather than left with a band above and below.
-  const double grow = std::max(W / 1920.0, H / 1080.0);
-  const int row_h = static_cast<int>(std::floor(std::min(flexible * 0.75 / rows, 64 * grow)));
-  const int gauge_h = std::max(0, static_cast<int>(std::floor(std::min(flexible - rows * row_h - gap, 150 * grow))));
-  // A gauge must show a bar as tall as a line of its label; else say how many runs fit.
-  // With a lane per device: a header line and lanes of kMinLanePx at least.
-  constexpr double kMinLanePx = 4;
-  const double min_gauge =
-      b.LineHeight(style.label_px) + (in.gauge == GaugeMode::kDevice ? rows * kMinLanePx : 0);
-  if (row_h < 1 || gauge_h < min_gauge) {
+  SplitRule rule;
+  rule.rows = rows;
+  rule.gap = gap;
+  rule.grow = std::max(W / 1920.0, H / 1080.0);
+  rule.head = b.LineHeight(style.label_px);
+  rule.device = in.gauge == GaugeMode::kDevice;
+  rule.lane_min = std::max(4.0, std::ceil(5.0 * W / list.display_width));
+  rule.lane_label = std::ceil(b.LineHeight(f.min_px));
+  const Split split = SplitHeight(flexible, rule);
+  const int row_h = split.row_h, gauge_h = split.gauge_h;
+  if (!split.ok) {  // say how many runs would fit
     int fit = 0;
     for (int k = R - 1; k >= 1 && fit == 0; --k) {
-      const double fl = flexible_for(k, y);
-      const int rh = static_cast<int>(std::floor(std::min(fl * 0.75 / rows, 64 * f.s)));
-      if (rh >= 1 && fl - rows * rh - gap >= min_gauge) fit = k;
+      if (SplitHeight(flexible_for(k, y), rule).ok) fit = k;
     }
     return Fail(ErrorCode::kLegibility,
                 "render: " + Str(R) + " charts of " + Str(maxP) + " devices do not fit in " + Str(in.width) + "x" +
                     Str(in.height) + " pixels (" +
                     (fit > 0 ? "at most " + Str(fit) + " fit" : "not even one fits") +
-                    (in.gauge == GaugeMode::kDevice ? " with a gauge per device" : "") +
-                    "); use a taller --size or fewer runs" +
-                    (in.gauge == GaugeMode::kDevice ? ", or --gauge cluster" : ""));
+                    (rule.device ? " with a gauge per device" : "") + "); use a taller --size or fewer runs" +
+                    (rule.device ? ", or --gauge cluster" : ""));
   }
   // Charts follow the legend directly and the closing lines follow the
   // charts: what height is left over stays at the frame's bottom, not as a

@@ -154,8 +154,19 @@ TEST(ChunksAndDirection, AreInTheLabelNotOnlyInTheShade) {
   for (const Item& item : list.items) {
     if (item.role == Role::kLegendLabel) legend += item.text + "\n";
   }
-  EXPECT_THAT(legend, HasSubstr("reverse direction"));
-  EXPECT_THAT(legend, HasSubstr("overlapped F+B pair"));
+  // DualPipe's c1 is its second pipeline, fed from the last device; a V's c1 the way back.
+  EXPECT_THAT(legend, HasSubstr("F4\u00B7c1 or a dark base = reverse direction: microbatches 4\u20137 enter at d3 and "
+                                "run to d0"));
+  EXPECT_THAT(legend, HasSubstr("F above B in one cell = an overlapped F+B pair: a forward and a backward computed "
+                                "together"));
+  EXPECT_THAT(legend, ::testing::Not(HasSubstr("on the way back")));
+  Fixture v({{"ZB-V", "zbv"}}, 4, 8);
+  std::string v_legend;
+  for (const Item& item : LayOut(v.input).items) {
+    if (item.role == Role::kLegendLabel) v_legend += item.text + "\n";
+  }
+  EXPECT_THAT(v_legend, HasSubstr("a device's second stage, on the way back (reverse direction)"));
+  EXPECT_THAT(v_legend, ::testing::Not(HasSubstr("overlapped")));
 }
 
 // At a 760 px blog column a 1920 px picture is shown at 0.4x: every text is
