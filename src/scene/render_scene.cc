@@ -7,9 +7,9 @@
 #include <tuple>
 
 #include "ppsim/io/atomic_file.h"
-#include "ppsim/claim_template.h"
 #include "ppsim/render/pacing.h"
 #include "ppsim/render/render.h"
+#include "ppsim/scene/present.h"
 
 namespace ppsim {
 namespace {
@@ -39,34 +39,6 @@ Error CheckOptions(const SceneRenderOptions& o) {
   }
   if (o.outputs.empty()) {
     return Fail(ErrorCode::kUsage, "say where to write: an output (.mp4 .webm .gif .svg .png .html, or - with format text)");
-  }
-  return Error{ErrorCode::kOk, ""};
-}
-
-Result<std::string> Fill(const std::string& tmpl, const std::vector<RunResult>& runs, const Scene& scene,
-                         const std::string& what) {
-  Result<std::string> s = FillTemplate(tmpl, runs, scene.params);
-  if (!s) return Fail(s.error().code, scene.path + ": " + what + ": " + s.error().message);
-  return s;
-}
-
-// The words of the scene, filled from its runs.
-Error FillWords(const Scene& scene, const std::vector<RunResult>& runs, render::LayoutInput* input) {
-  for (auto [tmpl, dest, what] : {std::tuple{&scene.title, &input->title, "title"},
-                                  std::tuple{&scene.subtitle, &input->subtitle, "subtitle"}}) {
-    Result<std::string> s = Fill(*tmpl, runs, scene, what);
-    if (!s) return s.error();
-    *dest = *s;
-  }
-  for (const RunResult& r : runs) {
-    Result<std::string> caption = Fill(r.caption, runs, scene, "run " + r.name + ": caption");
-    if (!caption) return caption.error();
-    input->runs.push_back({r.name, *caption, &r.timeline, &r.metrics});
-  }
-  for (size_t i = 0; i < scene.closing.size(); ++i) {
-    Result<std::string> line = Fill(scene.closing[i], runs, scene, "closing line " + std::to_string(i + 1));
-    if (!line) return line.error();
-    input->closing.push_back(*line);
   }
   return Error{ErrorCode::kOk, ""};
 }
@@ -109,6 +81,25 @@ class StagedOutputs {
   std::vector<std::string> tmps_;
 };
 
+// Claims first: a picture of something false is never produced. kClaimFalse
+// when one is false, with one line per false claim into *false_claims.
+Error RefuseFalseClaims(const Scene& scene, const std::vector<RunResult>& runs,
+                        std::vector<std::string>* false_claims) {
+  Result<std::vector<ClaimResult>> claims = CheckSceneClaims(scene, runs);
+  if (!claims) return claims.error();
+  if (AllHold(*claims)) return Error{ErrorCode::kOk, ""};
+  size_t failed = 0;
+  for (size_t i = 0; i < claims->size(); ++i) {
+    if ((*claims)[i].holds) continue;
+    ++failed;
+    if (false_claims) {
+      false_claims->push_back(scene.path + ":" + std::to_string(scene.claims[i].pos.line) + ": " +
+                              (*claims)[i].Explain());
+    }
+  }
+  return Fail(ErrorCode::kClaimFalse, std::to_string(failed) + " claim(s) false in " + scene.path + ": nothing rendered");
+}
+
 }  // namespace
 
 Result<std::pair<int, int>> ParseFrameSize(const std::string& text, const std::string& field) {
@@ -145,37 +136,18 @@ Result<SceneRenderReport> RenderScene(const std::string& scene_path, const std::
   Result<std::vector<RunResult>> runs = SimulateScene(*scene);
   if (!runs) return runs.error();
   report.runs = std::move(*runs);
-
-  // Claims first: a picture of something false is never produced.
-  Result<std::vector<ClaimResult>> claims = CheckSceneClaims(*scene, report.runs);
-  if (!claims) return claims.error();
-  if (!AllHold(*claims)) {
-    size_t failed = 0;
-    for (size_t i = 0; i < claims->size(); ++i) {
-      if ((*claims)[i].holds) continue;
-      ++failed;
-      if (false_claims) {
-        false_claims->push_back(scene_path + ":" + std::to_string(scene->claims[i].pos.line) + ": " +
-                                (*claims)[i].Explain());
-      }
-    }
-    return Fail(ErrorCode::kClaimFalse,
-                std::to_string(failed) + " claim(s) false in " + scene_path + ": nothing rendered");
-  }
-
-  render::LayoutInput input;
-  if (Error e = FillWords(*scene, report.runs, &input); e.code != ErrorCode::kOk) return e;
+  if (Error e = RefuseFalseClaims(*scene, report.runs, false_claims); e.code != ErrorCode::kOk) return e;
+  Result<render::LayoutInput> presented = Present(*scene, report.runs);
+  if (!presented) return presented.error();
+  render::LayoutInput input = std::move(*presented);
   report.closing = input.closing;
 
-  // Size and pace: the options, else the scene's [render] table (checked when
-  // it was loaded), else 1920x1080 at 30 fps.
-  const std::pair<int, int> size =
-      o.size.value_or(std::make_pair(scene->render.width.value_or(1920), scene->render.height.value_or(1080)));
+  // The options win over the scene's [render] table (which Present read).
+  if (o.size) std::tie(input.width, input.height) = *o.size;
+  if (o.display_width != 0) input.display_width = o.display_width;
+  if (!o.gauge.empty()) input.gauge = o.gauge == "device" ? render::GaugeMode::kDevice : render::GaugeMode::kCluster;
+  const std::pair<int, int> size{input.width, input.height};
   const int fps = o.fps != 0 ? o.fps : scene->render.fps.value_or(30);
-  const int display_width = o.display_width != 0 ? o.display_width : scene->render.display_width.value_or(0);
-  const bool per_device = !o.gauge.empty() ? o.gauge == "device"
-                                           : scene->render.gauge.value_or(GaugeScope::kCluster) == GaugeScope::kDevice;
-  input.gauge = per_device ? render::GaugeMode::kDevice : render::GaugeMode::kCluster;
 
   StagedOutputs staged;
   if (Error e = staged.Stage(o.outputs); e.code != ErrorCode::kOk) return e;
@@ -185,7 +157,6 @@ Result<SceneRenderReport> RenderScene(const std::string& scene_path, const std::
     ro.fps = fps;
     ro.at_tick = o.at_tick;
     ro.animated = o.animated;
-    ro.display_width = display_width;
     ro.text_columns = o.text_columns;
     ro.text_color = o.text_color && o.outputs[i] == "-";
     ro.progress = o.progress && render::IsVideo(formats[i]);

@@ -1,0 +1,23 @@
+// Presenting a scene: its runs (simulated, claims checked) turned into what
+// the renderer lays out — the step between running a scene and drawing it.
+// Every word is filled from the runs (claim_template.h); the frame size,
+// display width and gauge come from the scene's [render] table, else the
+// renderer's defaults (1920x1080, the format's display width, one gauge per run).
+#pragma once
+
+#include <vector>
+
+#include "ppsim/claims.h"
+#include "ppsim/error.h"
+#include "ppsim/render/layout.h"
+#include "ppsim/scene/scene.h"
+
+namespace ppsim {
+
+// REQUIRES: `runs` is SimulateScene(scene) and outlives the result (its
+// RunInputs point into them). Errors: a template that cannot be filled (a
+// division by zero, ...), "FILE: title: ...", "FILE: run NAME: caption: ...",
+// "FILE: closing line N: ...".
+Result<render::LayoutInput> Present(const Scene& scene, const std::vector<RunResult>& runs);
+
+}  // namespace ppsim

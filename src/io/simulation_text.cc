@@ -1,0 +1,55 @@
+#include "ppsim/io/simulation_text.h"
+
+#include <cstdio>
+#include <vector>
+
+#include "ppsim/cost_scale.h"
+#include "ppsim/critical_path.h"
+#include "ppsim/memory_bytes.h"
+
+namespace ppsim {
+
+std::string CriticalPathText(const Timeline& t) {
+  const std::vector<CriticalStep> path = CriticalPath(t);
+  std::string s = "critical path (" + std::to_string(path.size()) + " ops, tick 0 to " + std::to_string(t.makespan) + "):";
+  for (size_t k = 0; k < path.size(); ++k) {
+    const Op op = t.schedule.space.At(path[k].op);
+    const Tick start = t.start[path[k].op];
+    const Tick gap = k == 0 ? 0 : start - t.end[path[k - 1].op];
+    s += k == 0 ? " " : gap > 0 ? " -(+" + std::to_string(gap) + ")-> " : " -> ";
+    s += OpName(op) + "(d" + std::to_string(t.problem.DeviceOf(op.stage)) + " " + std::to_string(start) + "-" +
+         std::to_string(t.end[path[k].op]) + ")";
+  }
+  return s + "\n";
+}
+
+std::string SimulationSummary(const Timeline& t, const Metrics& m) {
+  std::string s;
+  char line[256];
+  std::snprintf(line, sizeof line, "%s  P=%d M=%d v=%d  comm=%lld\n", t.schedule.name.c_str(), t.problem.P,
+                t.problem.M, t.problem.v, static_cast<long long>(t.problem.comm));
+  s += line;
+  s += CostBasisText(t.problem) + "; " + TickScaleText(t.problem) + "\n";  // which units the ticks are in
+  std::snprintf(line, sizeof line,
+                "makespan %lld  busy %lld  idle %lld  bubble_ratio %.4f  bubble_fraction %.4f  transfers %lld\n",
+                static_cast<long long>(m.makespan), static_cast<long long>(m.busy), static_cast<long long>(m.idle),
+                m.bubble_ratio, m.bubble_fraction, static_cast<long long>(m.transfers));
+  s += line;
+  s += "peak activations (" + HoldModeName(t.problem.hold) + "): " + std::to_string(m.peak_activations) +
+       " cluster-wide; per device";
+  for (auto v : m.peak_activations_per_device) s += " " + std::to_string(v);
+  s += "\n";
+  if (t.problem.memory.enabled()) {
+    const MemoryBytes bytes = MeasureMemoryBytes(t);
+    s += "peak bytes per device";
+    for (auto v : bytes.peak_per_device) s += " " + std::to_string(v);
+    s += "\n";
+    if (bytes.exceeded)
+      s += "memory limit " + std::to_string(t.problem.memory.limit) + " exceeded first at tick " +
+           std::to_string(bytes.first_tick) + " on device " + std::to_string(bytes.first_device) + " (" +
+           std::to_string(bytes.bytes_at_first) + " bytes)\n";
+  }
+  return s;
+}
+
+}  // namespace ppsim
