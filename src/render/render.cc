@@ -70,32 +70,6 @@ bool IsVideo(OutputFormat f) { return f == OutputFormat::kMp4 || f == OutputForm
 
 namespace {
 
-// Lays `input` out and checks it: the frame rate, the tick asked for, and
-// (for every format but text) that no label overlaps or is clipped.
-Result<DisplayList> LayOutChecked(const LayoutInput& input, const RenderOptions& options) {
-  if (options.fps < 1 || options.fps > 240) {
-    return Fail(ErrorCode::kInvalidValue, "fps " + std::to_string(options.fps) + " is outside 1..240");
-  }
-  Result<std::unique_ptr<TextMeasurer>> measurer = TextMeasurer::Create();
-  if (!measurer.ok()) return measurer.error();
-  LayoutInput in = input;
-  if (in.display_width == 0) {
-    in.display_width = options.display_width > 0                ? options.display_width
-                       : options.format == OutputFormat::kHtml ? kHtmlDisplayWidth
-                                                               : 0;
-  }
-  Result<DisplayList> list = Layout(in, **measurer);
-  if (!list.ok()) return list.error();
-  if (options.at_tick && (*options.at_tick < 0 || *options.at_tick > list->last_tick)) {
-    return Fail(ErrorCode::kInvalidValue, "--at-tick " + std::to_string(*options.at_tick) + " is outside 0.." +
-                                              std::to_string(list->last_tick) + " (the longest makespan)");
-  }
-  if (options.format != OutputFormat::kText) {
-    if (Error e = CheckLegibility(*list, **measurer); e.code != ErrorCode::kOk) return e;
-  }
-  return list;
-}
-
 // The bytes of a still format (svg, png, html, text).
 Result<std::string> PaintStill(const DisplayList& list, const RenderOptions& options) {
   const Tick t = options.at_tick.value_or(list.last_tick);
@@ -115,33 +89,68 @@ Result<std::string> PaintStill(const DisplayList& list, const RenderOptions& opt
 
 }  // namespace
 
-Result<DisplayList> RenderToFile(const LayoutInput& input, const std::string& path, const RenderOptions& options) {
+int EffectiveDisplayWidth(const LayoutInput& input, const RenderOptions& options) {
+  if (input.display_width != 0) return input.display_width;
+  return options.display_width > 0 ? options.display_width : options.format == OutputFormat::kHtml ? kHtmlDisplayWidth : 0;
+}
+
+bool SameLayout(const RenderOptions& a, const RenderOptions& b, const LayoutInput& input) {
+  return EffectiveDisplayWidth(input, a) == EffectiveDisplayWidth(input, b) &&
+         (a.format == OutputFormat::kText) == (b.format == OutputFormat::kText) && a.fps == b.fps &&
+         a.at_tick == b.at_tick;
+}
+
+Result<DisplayList> LayOut(const LayoutInput& input, const RenderOptions& options) {
+  if (options.fps < 1 || options.fps > 240) {
+    return Fail(ErrorCode::kInvalidValue, "fps " + std::to_string(options.fps) + " is outside 1..240");
+  }
+  Result<std::unique_ptr<TextMeasurer>> measurer = TextMeasurer::Create();
+  if (!measurer.ok()) return measurer.error();
+  LayoutInput in = input;
+  in.display_width = EffectiveDisplayWidth(input, options);
+  Result<DisplayList> list = Layout(in, **measurer);
+  if (!list.ok()) return list.error();
+  if (options.at_tick && (*options.at_tick < 0 || *options.at_tick > list->last_tick)) {
+    return Fail(ErrorCode::kInvalidValue, "--at-tick " + std::to_string(*options.at_tick) + " is outside 0.." +
+                                              std::to_string(list->last_tick) + " (the longest makespan)");
+  }
+  if (options.format != OutputFormat::kText) {
+    if (Error e = CheckLegibility(*list, **measurer); e.code != ErrorCode::kOk) return e;
+  }
+  return list;
+}
+
+Error Paint(const DisplayList& list, const std::string& path, const RenderOptions& options) {
   if (options.format != OutputFormat::kText && path == "-") {
     return Fail(ErrorCode::kUsage, "-o -: only --format text can go to stdout");
   }
-  Result<DisplayList> list = LayOutChecked(input, options);
-  if (!list.ok()) return list.error();
-  Error e{ErrorCode::kOk, ""};
   if (IsVideo(options.format)) {
     VideoOptions v;
     v.format = options.format == OutputFormat::kMp4    ? VideoFormat::kMp4
                : options.format == OutputFormat::kWebm ? VideoFormat::kWebm
                                                        : VideoFormat::kGif;
-    v.pacing = PaceFor(list->last_tick, options.fps);
+    v.pacing = PaceFor(list.last_tick, options.fps);
     v.progress = options.progress;
     v.ffmpeg = options.ffmpeg;
-    e = EncodeVideo(*list, path, v);
-  } else {
-    Result<std::string> bytes = PaintStill(*list, options);
-    e = bytes.ok() ? WriteFileAtomically(path, *bytes) : bytes.error();
+    return EncodeVideo(list, path, v);
   }
-  if (e.code != ErrorCode::kOk) return e;
+  Result<std::string> bytes = PaintStill(list, options);
+  return bytes.ok() ? WriteFileAtomically(path, *bytes) : bytes.error();
+}
+
+Result<DisplayList> RenderToFile(const LayoutInput& input, const std::string& path, const RenderOptions& options) {
+  if (options.format != OutputFormat::kText && path == "-") {
+    return Fail(ErrorCode::kUsage, "-o -: only --format text can go to stdout");
+  }
+  Result<DisplayList> list = LayOut(input, options);
+  if (!list.ok()) return list.error();
+  if (Error e = Paint(*list, path, options); e.code != ErrorCode::kOk) return e;
   return list;
 }
 
 Result<std::string> RenderToBytes(const LayoutInput& input, const RenderOptions& options) {
   if (IsVideo(options.format)) return Fail(ErrorCode::kUsage, "a video has no single picture: use .svg, .png, .html or text");
-  Result<DisplayList> list = LayOutChecked(input, options);
+  Result<DisplayList> list = LayOut(input, options);
   if (!list.ok()) return list.error();
   return PaintStill(*list, options);
 }

@@ -1,7 +1,8 @@
-// RenderScene: load → simulate → check claims → fill words → stage every
-// output → draw each → commit all. See include/ppsim/scene/render_scene.h.
+// RenderScene: load → simulate → check claims → present → stage every
+// output → lay out once per frame size, draw each → commit all. See include/ppsim/scene/render_scene.h.
 #include "ppsim/scene/render_scene.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <nlohmann/json.hpp>
 #include <tuple>
@@ -113,10 +114,10 @@ Result<std::pair<int, int>> ParseFrameSize(const std::string& text, const std::s
   return std::make_pair(w, h);
 }
 
-Result<SceneRenderReport> RenderScene(const std::string& scene_path, const std::vector<std::string>& overrides,
-                                      const SceneRenderOptions& o, std::vector<std::string>* false_claims) {
-  if (Error e = CheckOptions(o); e.code != ErrorCode::kOk) return e;
-  // Every output's format is known before any work is done.
+namespace {
+
+// Every output's format, known before any work is done.
+Result<std::vector<render::OutputFormat>> Formats(const SceneRenderOptions& o) {
   std::vector<render::OutputFormat> formats;
   for (const std::string& out : o.outputs) {
     Result<render::OutputFormat> f = render::FormatFor(out, o.outputs.size() == 1 ? o.format : "");
@@ -124,33 +125,29 @@ Result<SceneRenderReport> RenderScene(const std::string& scene_path, const std::
     if (o.at_tick && render::IsVideo(*f)) {
       return Fail(ErrorCode::kUsage, "at_tick picks one frame: use it with .png, .svg, .html or text");
     }
+    if (*f != render::OutputFormat::kText && out == "-") {
+      return Fail(ErrorCode::kUsage, "-o -: only --format text can go to stdout");
+    }
     formats.push_back(*f);
   }
+  return formats;
+}
 
-  Result<Scene> scene = LoadScene(scene_path, overrides);
-  if (!scene) return scene.error();
-  std::vector<Problem> problems;
-  for (const SceneRun& run : scene->runs) problems.push_back(run.problem);
-  if (Error e = render::CheckRenderSize(problems); e.code != ErrorCode::kOk) return e;
-  SceneRenderReport report;
-  Result<std::vector<RunResult>> runs = SimulateScene(*scene);
-  if (!runs) return runs.error();
-  report.runs = std::move(*runs);
-  if (Error e = RefuseFalseClaims(*scene, report.runs, false_claims); e.code != ErrorCode::kOk) return e;
-  Result<render::LayoutInput> presented = Present(*scene, report.runs);
-  if (!presented) return presented.error();
-  render::LayoutInput input = std::move(*presented);
-  report.closing = input.closing;
-
-  // The options win over the scene's [render] table (which Present read).
-  if (o.size) std::tie(input.width, input.height) = *o.size;
-  if (o.display_width != 0) input.display_width = o.display_width;
-  if (!o.gauge.empty()) input.gauge = o.gauge == "device" ? render::GaugeMode::kDevice : render::GaugeMode::kCluster;
-  const std::pair<int, int> size{input.width, input.height};
-  const int fps = o.fps != 0 ? o.fps : scene->render.fps.value_or(30);
-
+// Draws `input` into every output, all or none: each into a temporary staged
+// beside it first, all moved into place once all are drawn. Outputs of one
+// frame size and display width share one layout.
+Result<std::vector<RenderedOutput>> DrawAll(render::LayoutInput input, const std::vector<render::OutputFormat>& formats,
+                                            const SceneRenderOptions& o, int fps) {
   StagedOutputs staged;
   if (Error e = staged.Stage(o.outputs); e.code != ErrorCode::kOk) return e;
+  struct Laid {
+    std::pair<int, int> frame;  // the input's size it was laid out for
+    render::RenderOptions options;
+    render::DisplayList list;
+  };
+  std::vector<Laid> laid;
+  std::vector<RenderedOutput> drawn;
+  const std::pair<int, int> size{input.width, input.height};
   for (size_t i = 0; i < o.outputs.size(); ++i) {
     render::RenderOptions ro;
     ro.format = formats[i];
@@ -166,22 +163,61 @@ Result<SceneRenderReport> RenderScene(const std::string& scene_path, const std::
       input.width += input.width % 2;
       input.height += input.height % 2;
     }
+    auto same = [&](const Laid& l) {
+      return l.frame == std::make_pair(input.width, input.height) && render::SameLayout(l.options, ro, input);
+    };
+    auto it = std::find_if(laid.begin(), laid.end(), same);
+    if (it == laid.end()) {
+      Result<render::DisplayList> list = render::LayOut(input, ro);
+      if (!list) return list.error();
+      it = laid.insert(laid.end(), Laid{{input.width, input.height}, ro, std::move(*list)});
+    }
+    const render::DisplayList& list = it->list;
     const std::string& into = staged[i].empty() ? o.outputs[i] : staged[i];
-    Result<render::DisplayList> list = render::RenderToFile(input, into, ro);
-    if (!list) return Fail(list.error().code, Replace(list.error().message, into, DisplayPath(o.outputs[i])));
-    RenderedOutput out;
-    out.path = o.outputs[i];
-    out.width = list->width;
-    out.height = list->height;
-    out.ticks = list->last_tick;
+    if (Error e = render::Paint(list, into, ro); e.code != ErrorCode::kOk) {
+      return Fail(e.code, Replace(e.message, into, DisplayPath(o.outputs[i])));
+    }
+    RenderedOutput out{.path = o.outputs[i], .width = list.width, .height = list.height, .ticks = list.last_tick};
     out.video = render::IsVideo(formats[i]);
     if (out.video) {
       out.fps = fps;
-      out.seconds = static_cast<double>(render::PaceFor(list->last_tick, fps).TotalFrames(list->last_tick)) / fps;
+      out.seconds = static_cast<double>(render::PaceFor(list.last_tick, fps).TotalFrames(list.last_tick)) / fps;
     }
-    report.outputs.push_back(out);
+    drawn.push_back(out);
   }
   if (Error e = staged.CommitAll(o.outputs); e.code != ErrorCode::kOk) return e;
+  return drawn;
+}
+
+}  // namespace
+
+Result<SceneRenderReport> RenderScene(const std::string& scene_path, const std::vector<std::string>& overrides,
+                                      const SceneRenderOptions& o, std::vector<std::string>* false_claims) {
+  if (Error e = CheckOptions(o); e.code != ErrorCode::kOk) return e;
+  Result<std::vector<render::OutputFormat>> formats = Formats(o);
+  if (!formats) return formats.error();
+  Result<Scene> scene = LoadScene(scene_path, overrides);
+  if (!scene) return scene.error();
+  std::vector<Problem> problems;
+  for (const SceneRun& run : scene->runs) problems.push_back(run.problem);
+  if (Error e = render::CheckRenderSize(problems); e.code != ErrorCode::kOk) return e;
+  SceneRenderReport report;
+  Result<std::vector<RunResult>> runs = SimulateScene(*scene);
+  if (!runs) return runs.error();
+  report.runs = std::move(*runs);
+  if (Error e = RefuseFalseClaims(*scene, report.runs, false_claims); e.code != ErrorCode::kOk) return e;
+  Result<render::LayoutInput> input = Present(*scene, report.runs);
+  if (!input) return input.error();
+  report.closing = input->closing;
+
+  // The options win over the scene's [render] table (which Present read).
+  if (o.size) std::tie(input->width, input->height) = *o.size;
+  if (o.display_width != 0) input->display_width = o.display_width;
+  if (!o.gauge.empty()) input->gauge = o.gauge == "device" ? render::GaugeMode::kDevice : render::GaugeMode::kCluster;
+  const int fps = o.fps != 0 ? o.fps : scene->render.fps.value_or(30);
+  Result<std::vector<RenderedOutput>> drawn = DrawAll(std::move(*input), *formats, o, fps);
+  if (!drawn) return drawn.error();
+  report.outputs = std::move(*drawn);
   return report;
 }
 

@@ -1,4 +1,4 @@
-// The renderer's one entry point: a scene's runs -> a file in the format its
+// The renderer's entry point: a scene's runs -> a file in the format its
 // name asks for. Lays out once, checks legibility, then paints the same
 // display list with the back-end of the format. Nothing is written unless
 // everything before the final rename succeeded.
@@ -47,7 +47,21 @@ inline constexpr std::int64_t kMaxRenderStageMicrobatches = std::int64_t{1} << 2
 // kTooLarge, with the total, when `problems` (the runs') exceed it.
 Error CheckRenderSize(const std::vector<Problem>& problems);
 
-// What was drawn: the list (for callers that report numbers) is returned.
+// RenderToFile's two halves, for a caller that draws one layout into several
+// files (`ppsim render -o a.svg -o a.png -o a.mp4` lays out once).
+// LayOut: `input` laid out at the display width `options` implies and checked
+// for its format (fps, at_tick, and legibility for every format but text).
+Result<DisplayList> LayOut(const LayoutInput& input, const RenderOptions& options);
+// Paints `list` into `path` in `options.format`, atomically (video: ffmpeg).
+Error Paint(const DisplayList& list, const std::string& path, const RenderOptions& options);
+// The display width a layout is made for: the input's, else the options',
+// else 760 for .html, else 0 (the frame width).
+int EffectiveDisplayWidth(const LayoutInput& input, const RenderOptions& options);
+// True iff LayOut(input, a) and LayOut(input, b) give the same list after the
+// same checks, so that one can be painted for both.
+bool SameLayout(const RenderOptions& a, const RenderOptions& b, const LayoutInput& input);
+
+// LayOut + Paint. What was drawn: the list (for callers that report numbers) is returned.
 Result<DisplayList> RenderToFile(const LayoutInput& input, const std::string& path, const RenderOptions& options);
 
 // The bytes RenderToFile would write for a still format (svg, png, html,
