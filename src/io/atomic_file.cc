@@ -153,26 +153,44 @@ Error CommitStaged(const std::string& tmp, const std::string& path) {
   return Ok();
 }
 
-Error WriteFileAtomically(const std::string& path, const std::string& data) {
-  if (path == "-") return WriteStdout(data);
-  Result<std::string> target = ResolveLinks(path);
-  if (!target) return target.error();
-  if (IsStream(*target)) return WriteStream(*target, data);
+Result<OutputFile> OutputFile::Open(const std::string& path, Devices devices) {
+  if (path == "-" || (devices == Devices::kInPlace && WritesInPlace(path))) return OutputFile(path, "");
   Result<std::string> tmp = StageOutput(path);
   if (!tmp) return tmp.error();
-  const int fd = open(tmp->c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC);
-  if (fd < 0) {
-    const std::string why = std::strerror(errno);
-    DiscardStaged(*tmp);
-    return CannotWrite(path, why);
+  return OutputFile(path, std::move(*tmp));
+}
+
+OutputFile::OutputFile(OutputFile&& other) noexcept
+    : path_(std::move(other.path_)), tmp_(std::exchange(other.tmp_, std::string())) {}
+
+OutputFile& OutputFile::operator=(OutputFile&& other) noexcept {
+  if (this != &other) {
+    if (!tmp_.empty()) DiscardStaged(tmp_);
+    path_ = std::move(other.path_);
+    tmp_ = std::exchange(other.tmp_, std::string());
   }
+  return *this;
+}
+
+OutputFile::~OutputFile() {
+  if (!tmp_.empty()) DiscardStaged(tmp_);
+}
+
+Error OutputFile::Commit() {
+  if (tmp_.empty()) return Ok();
+  return CommitStaged(std::exchange(tmp_, std::string()), path_);
+}
+
+Error WriteFileAtomically(const std::string& path, const std::string& data) {
+  if (path == "-") return WriteStdout(data);
+  Result<OutputFile> out = OutputFile::Open(path);
+  if (!out) return out.error();
+  const int fd = open(out->into().c_str(), O_WRONLY | O_CLOEXEC);
+  if (fd < 0) return CannotWrite(path, std::strerror(errno));
   Error e = WriteAll(fd, data, path);
   if (close(fd) != 0 && e.code == ErrorCode::kOk) e = CannotWrite(path, std::strerror(errno));
-  if (e.code != ErrorCode::kOk) {
-    DiscardStaged(*tmp);
-    return e;
-  }
-  return CommitStaged(*tmp, path);
+  if (e.code != ErrorCode::kOk) return e;
+  return out->Commit();
 }
 
 Result<std::string> ReadFile(const std::string& path, std::int64_t max_bytes) {

@@ -31,31 +31,18 @@ Error WriteStreamed(const std::string& path, const std::function<bool(JsonOut&)>
   }
   // The file's fate is atomic_file.h's: a device or FIFO is written in
   // place, anything else through a staged temporary (removed on a signal).
-  const bool in_place = WritesInPlace(path);
-  std::string tmp;
-  if (!in_place) {
-    Result<std::string> staged = StageOutput(path);
-    if (!staged) return staged.error();
-    tmp = *staged;
-  }
-  std::FILE* f = std::fopen(in_place ? path.c_str() : tmp.c_str(), "wb");
-  if (f == nullptr) {
-    const std::string why = std::strerror(errno);
-    if (!in_place) DiscardStaged(tmp);
-    return CannotWrite(path, why);
-  }
+  Result<OutputFile> file = OutputFile::Open(path);
+  if (!file) return file.error();
+  std::FILE* f = std::fopen(file->into().c_str(), "wb");
+  if (f == nullptr) return CannotWrite(path, std::strerror(errno));
   bool ok;
   {
     JsonOut out(FileSink(f));
     ok = produce(out) && out.Finish();
   }
   ok = std::fclose(f) == 0 && ok;
-  const std::string why = std::strerror(errno);
-  if (!ok) {
-    if (!in_place) DiscardStaged(tmp);
-    return CannotWrite(path, why);
-  }
-  return in_place ? Error{ErrorCode::kOk, ""} : CommitStaged(tmp, path);
+  if (!ok) return CannotWrite(path, std::strerror(errno));
+  return file->Commit();
 }
 
 }  // namespace ppsim

@@ -50,37 +50,25 @@ std::string Replace(std::string s, const std::string& from, const std::string& t
   return s;
 }
 
-// Temporaries, one per output file ("" for stdout), created before any
-// drawing so that an unwritable output fails first; discarded unless
-// committed.
-class StagedOutputs {
- public:
-  ~StagedOutputs() {
-    for (const std::string& tmp : tmps_)
-      if (!tmp.empty()) DiscardStaged(tmp);
+// Where each output is drawn, created before any drawing so that an
+// unwritable output fails first: stdout directly, every file (a device too)
+// into a temporary that only CommitAll moves into place.
+Result<std::vector<OutputFile>> StageAll(const std::vector<std::string>& outputs) {
+  std::vector<OutputFile> staged;
+  for (const std::string& path : outputs) {
+    Result<OutputFile> file = OutputFile::Open(path, OutputFile::Devices::kStaged);
+    if (!file) return file.error();
+    staged.push_back(std::move(*file));
   }
-  Error Stage(const std::vector<std::string>& outputs) {
-    for (const std::string& path : outputs) {
-      Result<std::string> tmp = path == "-" ? Result<std::string>(std::string()) : StageOutput(path);
-      if (!tmp) return tmp.error();
-      tmps_.push_back(*tmp);
-    }
-    return Error{ErrorCode::kOk, ""};
-  }
-  const std::string& operator[](size_t i) const { return tmps_[i]; }
-  Error CommitAll(const std::vector<std::string>& outputs) {
-    for (size_t i = 0; i < outputs.size(); ++i) {
-      if (tmps_[i].empty()) continue;
-      Error e = CommitStaged(tmps_[i], outputs[i]);
-      tmps_[i].clear();
-      if (e.code != ErrorCode::kOk) return e;
-    }
-    return Error{ErrorCode::kOk, ""};
-  }
+  return staged;
+}
 
- private:
-  std::vector<std::string> tmps_;
-};
+Error CommitAll(std::vector<OutputFile>& staged) {
+  for (OutputFile& file : staged) {
+    if (Error e = file.Commit(); e.code != ErrorCode::kOk) return e;
+  }
+  return Error{ErrorCode::kOk, ""};
+}
 
 // Claims first: a picture of something false is never produced. kClaimFalse
 // when one is false, with one line per false claim into *false_claims.
@@ -138,8 +126,8 @@ Result<std::vector<render::OutputFormat>> Formats(const SceneRenderOptions& o) {
 // frame size and display width share one layout.
 Result<std::vector<RenderedOutput>> DrawAll(render::LayoutInput input, const std::vector<render::OutputFormat>& formats,
                                             const SceneRenderOptions& o, int fps) {
-  StagedOutputs staged;
-  if (Error e = staged.Stage(o.outputs); e.code != ErrorCode::kOk) return e;
+  Result<std::vector<OutputFile>> staged = StageAll(o.outputs);
+  if (!staged) return staged.error();
   struct Laid {
     std::pair<int, int> frame;  // the input's size it was laid out for
     render::RenderOptions options;
@@ -173,7 +161,7 @@ Result<std::vector<RenderedOutput>> DrawAll(render::LayoutInput input, const std
       it = laid.insert(laid.end(), Laid{{input.width, input.height}, ro, std::move(*list)});
     }
     const render::DisplayList& list = it->list;
-    const std::string& into = staged[i].empty() ? o.outputs[i] : staged[i];
+    const std::string& into = (*staged)[i].into();
     if (Error e = render::Paint(list, into, ro); e.code != ErrorCode::kOk) {
       return Fail(e.code, Replace(e.message, into, DisplayPath(o.outputs[i])));
     }
@@ -185,7 +173,7 @@ Result<std::vector<RenderedOutput>> DrawAll(render::LayoutInput input, const std
     }
     drawn.push_back(out);
   }
-  if (Error e = staged.CommitAll(o.outputs); e.code != ErrorCode::kOk) return e;
+  if (Error e = CommitAll(*staged); e.code != ErrorCode::kOk) return e;
   return drawn;
 }
 

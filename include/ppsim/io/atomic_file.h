@@ -12,16 +12,45 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 
 #include "ppsim/error.h"
 
 namespace ppsim {
 
+// One output being written, what every writer goes through (a string, a
+// stream, ffmpeg, several outputs committed together). into() names the file
+// to write: `path` itself for stdout ("-") and, with Devices::kInPlace, for a
+// device or FIFO; otherwise a fresh temporary beside the target, as
+// StageOutput makes. Commit() moves it into place. Destroyed uncommitted, it
+// removes its temporary: a failed run leaves the previous file untouched.
+class OutputFile {
+ public:
+  // What a device or FIFO gets: written directly, or (for outputs committed
+  // all or none) a temporary whose bytes Commit() copies there.
+  enum class Devices { kInPlace, kStaged };
+  // kIo naming `path` if the temporary cannot be created.
+  static Result<OutputFile> Open(const std::string& path, Devices devices = Devices::kInPlace);
+  OutputFile(OutputFile&& other) noexcept;
+  OutputFile& operator=(OutputFile&& other) noexcept;
+  ~OutputFile();
+
+  const std::string& path() const { return path_; }
+  const std::string& into() const { return tmp_.empty() ? path_ : tmp_; }
+  // Moves the temporary into place (nothing to do when written directly).
+  // kIo naming the path; the temporary is gone either way.
+  Error Commit();
+
+ private:
+  OutputFile(std::string path, std::string tmp) : path_(std::move(path)), tmp_(std::move(tmp)) {}
+  std::string path_;
+  std::string tmp_;  // "" = written directly, or committed
+};
+
 // Writes `data` to `path` as above. kIo on failure, naming the path.
 Error WriteFileAtomically(const std::string& path, const std::string& data);
 
-// For writers that need a file name (ffmpeg) or that commit several outputs
-// together: a fresh, empty temporary for `path` — beside its (link-resolved)
+// OutputFile's parts, for a writer that must hold a temporary by name: a fresh, empty temporary for `path` — beside its (link-resolved)
 // target, or in $TMPDIR when the target is a device or FIFO. It is removed
 // if the run is interrupted (temp_registry.h). kIo if it cannot be created.
 Result<std::string> StageOutput(const std::string& path);
