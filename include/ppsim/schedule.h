@@ -21,14 +21,18 @@
 
 namespace ppsim {
 
+// 8 bytes: `full` lives in the spare top bit beside `overlapped` (ids stay
+// below kMaxOps < 2^30), so a schedule of 10^7 ops takes 80 MB, not 120.
 struct Slot {
   OpId op = kNoOp;
-  OpId overlapped = kNoOp;  // second op of an overlapped pair, else kNoOp
-  bool full = false;         // the slot's B (op or overlapped) is a full backward; split schedules only
+  OpId overlapped : 31 = kNoOp;  // second op of an overlapped pair, else kNoOp
+  bool full : 1 = false;         // the slot's B (op or overlapped) is a full backward; split schedules only
   bool pair() const { return overlapped != kNoOp; }
   OpId backward(const OpSpace& space) const;  // the slot's B op, or kNoOp
   friend bool operator==(const Slot&, const Slot&) = default;
 };
+static_assert(sizeof(Slot) == 8, "a Slot is two ids; `full` must stay in the spare bit");
+static_assert(kMaxOps < (std::int64_t{1} << 30), "Slot::overlapped holds ids in 31 bits");
 
 struct Schedule {
   std::string name;             // generator name, e.g. "1f1b"

@@ -217,7 +217,7 @@ std::vector<Tick> SortedEnds(const Timeline& t) {
   ends.reserve(t.schedule.op_count());
   for (const auto& queue : t.schedule.devices)
     for (const Slot& slot : queue)
-      for (OpId id : {slot.op, slot.overlapped})
+      for (OpId id : {slot.op, OpId{slot.overlapped}})
         if (id != kNoOp) ends.push_back(t.end[id]);
   std::sort(ends.begin(), ends.end());
   return ends;

@@ -18,7 +18,7 @@ std::vector<SlotAt> SlotIndex(const Timeline& t) {
   for (int d = 0; d < static_cast<int>(t.schedule.devices.size()); ++d) {
     const auto& queue = t.schedule.devices[d];
     for (int i = 0; i < static_cast<int>(queue.size()); ++i)
-      for (OpId id : {queue[i].op, queue[i].overlapped})
+      for (OpId id : {queue[i].op, OpId{queue[i].overlapped}})
         if (id != kNoOp) at[id] = {d, i};
   }
   return at;
@@ -43,7 +43,7 @@ std::vector<CriticalStep> CriticalPath(const Timeline& t) {
     CriticalStep step{slot.op, CriticalStep::Via::kStart};
     int next_d = -1, next_i = -1;
     if (start > 0) {
-      for (OpId id : {slot.op, slot.overlapped}) {
+      for (OpId id : {slot.op, OpId{slot.overlapped}}) {
         if (id == kNoOp || next_d >= 0) continue;
         const OpId dep = DependencyOf(space, t.schedule.split_backward, id);
         if (dep == kNoOp || !t.Has(dep)) continue;
@@ -73,7 +73,7 @@ std::vector<int> CriticalPathIndices(const Timeline& t) {
   int n = 0;
   for (const auto& queue : t.schedule.devices)
     for (const Slot& slot : queue)
-      for (OpId id : {slot.op, slot.overlapped})
+      for (OpId id : {slot.op, OpId{slot.overlapped}})
         if (id != kNoOp) position[id] = n++;
   std::vector<int> out;
   for (const CriticalStep& s : CriticalPath(t)) out.push_back(position[s.op]);

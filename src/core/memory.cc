@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <queue>
 
+#include "core/device_walk.h"
 #include "core/fast_div.h"
 
 namespace ppsim {
@@ -188,16 +189,19 @@ Activations MeasureActivations(const Timeline& t, HoldMode hold, bool series) {
     counts.delta.assign(static_cast<size_t>(t.makespan) + 1, 0);
     counts.touched.assign(counts.delta.size(), 0);
   }
+  std::vector<StepBuilder> device;
+  device.reserve(devices.size());
+  for (size_t d = 0; d < devices.size(); ++d) device.emplace_back(series ? &a.per_device[d] : nullptr);
   Event ev[2];
+  WalkDevicesBlocked(devices, [&](int d, const Slot& slot) {
+    for (int k = 0, n = SlotEvents(event_of, slot, ev); k < n; ++k) {
+      device[d].Add(ev[k].tick, ev[k].delta);
+      if (by_tick) counts.Add(ev[k]);
+    }
+  });
   for (size_t d = 0; d < devices.size(); ++d) {
-    StepBuilder device(series ? &a.per_device[d] : nullptr);
-    for (const Slot& slot : devices[d])
-      for (int k = 0, n = SlotEvents(event_of, slot, ev); k < n; ++k) {
-        device.Add(ev[k].tick, ev[k].delta);
-        if (by_tick) counts.Add(ev[k]);
-      }
-    device.Flush();
-    a.peak_per_device[d] = device.peak();
+    device[d].Flush();
+    a.peak_per_device[d] = device[d].peak();
   }
   StepBuilder cluster(series ? &a.cluster : nullptr);
   if (by_tick)

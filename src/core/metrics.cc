@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "core/device_walk.h"
 #include "core/fast_div.h"
 
 namespace ppsim {
@@ -47,20 +48,17 @@ Metrics Measure(const Timeline& t, const MeasureOptions& options) {
   const CrossDevice crosses(p, t.schedule.space);
   const Tick* const start = t.start.data();
   const Tick* const end = t.end.data();
+  std::int64_t transfers = 0;
+  WalkDevicesBlocked(t.schedule.devices, [&](int d, const Slot& slot) {
+    m.busy_per_device[d] += end[slot.op] - start[slot.op];  // a pair counts once
+    transfers += crosses(slot.op, d);
+    if (slot.pair()) transfers += crosses(slot.overlapped, d);
+  });
+  m.transfers = transfers;
   for (int d = 0; d < p.P; ++d) {
     const auto& queue = t.schedule.devices[d];
-    if (queue.empty()) continue;
-    Tick busy = 0;
-    std::int64_t transfers = 0;
-    for (const Slot& slot : queue) {
-      busy += end[slot.op] - start[slot.op];  // a pair counts once
-      transfers += crosses(slot.op, d);
-      if (slot.pair()) transfers += crosses(slot.overlapped, d);
-    }
-    m.busy_per_device[d] = busy;
-    m.transfers += transfers;
-    m.span_per_device[d] = end[queue.back().op] - start[queue.front().op];
-    m.busy += busy;
+    if (!queue.empty()) m.span_per_device[d] = end[queue.back().op] - start[queue.front().op];
+    m.busy += m.busy_per_device[d];
   }
   m.idle = p.P * m.makespan - m.busy;
   for (int d = 0; d < p.P; ++d) {

@@ -33,13 +33,13 @@ namespace {
 std::int64_t QueuePeak(const Budget& b, const OpSpace& space, const std::vector<Slot>& queue) {
   std::int64_t held = 0, peak = 0;
   for (const Slot& slot : queue) {
-    for (OpId id : {slot.op, slot.overlapped}) {
+    for (OpId id : {slot.op, OpId{slot.overlapped}}) {
       if (id == kNoOp) continue;
       const Op op = space.At(id);
       if (op.kind == OpKind::kF) held += b.units[op.stage];
     }
     peak = std::max(peak, held);
-    for (OpId id : {slot.op, slot.overlapped}) {
+    for (OpId id : {slot.op, OpId{slot.overlapped}}) {
       if (id == kNoOp) continue;
       const Op op = space.At(id);
       if (op.kind == OpKind::kB) held -= b.by_b[op.stage];

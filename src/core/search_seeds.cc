@@ -13,7 +13,7 @@ Schedule WithSplitBackward(const Problem& p, Schedule s) {
     std::vector<Slot> out;
     out.reserve(queue.size() * 2);
     for (const Slot& slot : queue) {
-      for (OpId id : {slot.op, slot.overlapped}) {
+      for (OpId id : {slot.op, OpId{slot.overlapped}}) {
         if (id == kNoOp) continue;
         out.push_back({id, kNoOp});
         const Op op = s.space.At(id);

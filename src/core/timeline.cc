@@ -9,7 +9,7 @@ std::vector<PlacedOp> Timeline::Ops() const {
   for (int d = 0; d < static_cast<int>(schedule.devices.size()); ++d) {
     for (const Slot& slot : schedule.devices[d]) {
       const int overlap = slot.pair() ? next_overlap++ : -1;
-      for (OpId id : {slot.op, slot.overlapped}) {
+      for (OpId id : {slot.op, OpId{slot.overlapped}}) {
         if (id == kNoOp) continue;
         const Op op = schedule.space.At(id);
         const bool full = slot.full && op.kind == OpKind::kB;

@@ -98,7 +98,7 @@ void Flows(Events& ev, JsonOut& w, const Timeline& t, std::int64_t us) {
   std::string name;
   for (int d = 0; d < static_cast<int>(sched.devices.size()); ++d) {
     for (const Slot& slot : sched.devices[d]) {
-      for (OpId id : {slot.op, slot.overlapped}) {
+      for (OpId id : {slot.op, OpId{slot.overlapped}}) {
         if (id == kNoOp) continue;
         const OpId dep = DependencyOf(space, sched.split_backward, id);
         if (dep == kNoOp) continue;

@@ -77,7 +77,7 @@ void Ops(JsonOut& out, const Timeline& t) {
   for (int d = 0; d < static_cast<int>(t.schedule.devices.size()); ++d) {
     for (const Slot& slot : t.schedule.devices[d]) {
       const int overlap = slot.pair() ? next_overlap++ : -1;
-      for (OpId id : {slot.op, slot.overlapped}) {
+      for (OpId id : {slot.op, OpId{slot.overlapped}}) {
         if (id == kNoOp) continue;
         if (!first) out.Char(',');
         first = false;

@@ -23,13 +23,13 @@ void ExpectTightChain(const Timeline& t, const std::string& what) {
   std::vector<std::pair<int, int>> at(t.start.size(), {-1, -1});
   for (int d = 0; d < static_cast<int>(t.schedule.devices.size()); ++d)
     for (int i = 0; i < static_cast<int>(t.schedule.devices[d].size()); ++i)
-      for (OpId id : {t.schedule.devices[d][i].op, t.schedule.devices[d][i].overlapped})
+      for (OpId id : {t.schedule.devices[d][i].op, OpId{t.schedule.devices[d][i].overlapped}})
         if (id != kNoOp) at[id] = {d, i};
   for (size_t k = 1; k < path.size(); ++k) {
     const OpId prev = path[k - 1].op, cur = path[k].op;
     const Slot& slot = t.schedule.devices[at[cur].first][at[cur].second];
     bool ok = false;
-    for (OpId id : {slot.op, slot.overlapped}) {
+    for (OpId id : {slot.op, OpId{slot.overlapped}}) {
       if (id == kNoOp) continue;
       const OpId dep = DependencyOf(space, t.schedule.split_backward, id);
       if (dep == kNoOp || at[dep] != at[prev]) continue;
