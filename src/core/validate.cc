@@ -146,9 +146,11 @@ struct Checker {
     std::vector<Tick> free_before(in.ops.size(), 0);
     for (int d = 0; d < P; ++d) {
       auto& list = by_device[d];
-      std::stable_sort(list.begin(), list.end(), [&](int a, int b) {
+      const auto earlier = [&](int a, int b) {
         return std::tie(in.ops[a].start, in.ops[a].end) < std::tie(in.ops[b].start, in.ops[b].end);
-      });
+      };
+      // `simulate --json` lists each device's ops in the order they run: no sort then.
+      if (!std::is_sorted(list.begin(), list.end(), earlier)) std::stable_sort(list.begin(), list.end(), earlier);
       Tick free_at = 0;
       int last = -1;
       for (int i : list) {
@@ -170,10 +172,11 @@ struct Checker {
     return free_before;
   }
 
+  // Reports in order of start (ties in input order). Each op's readiness
+  // depends only on the input, so ops are checked in input order and only
+  // the ones reported are sorted.
   void Dependencies(const std::vector<Tick>& free_before) {
-    std::vector<int> order(in.ops.size());
-    for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
-    std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return in.ops[a].start < in.ops[b].start; });
+    const auto earlier = [&](int a, int b) { return in.ops[a].start < in.ops[b].start; };
     // When each op's own dependency lets it start (-1: it was skipped, or it
     // starts before its dependency ends), and why: the index of that
     // dependency, or kDeviceFree. The words are built only for the ops reported.
@@ -189,9 +192,10 @@ struct Checker {
       const Tick c = comm(d, op);
       return Name(d) + " ends at " + std::to_string(d.end) + (c ? " +" + std::to_string(c) + " comm" : "");
     };
-    // An overlapped pair starts when both of its ops may: the later of the two.
+    // An overlapped pair starts when both of its ops may: the later of the
+    // two (of equal ones, the first by start, then input order).
     std::map<std::pair<int, int>, int> pair_latest;  // (device, overlap) -> op index
-    for (int i : order) {
+    for (int i = 0; i < static_cast<int>(in.ops.size()); ++i) {
       const PlacedOp& op = in.ops[i];
       if (op.stage < 0 || op.stage >= S || op.microbatch < 0 || op.microbatch >= M) continue;
       ready[i] = free_before[i];
@@ -213,9 +217,21 @@ struct Checker {
       }
       if (op.overlap < 0) continue;
       auto [it, first] = pair_latest.try_emplace({op.device, op.overlap}, i);
-      if (!first && ready[i] > ready[it->second]) it->second = i;
+      const int was = it->second;
+      if (!first && (ready[i] > ready[was] || (ready[i] == ready[was] && op.start < in.ops[was].start))) it->second = i;
     }
-    for (int i : order) {
+    std::vector<int> reported;  // ops with a violation, in input order
+    for (int i = 0; i < static_cast<int>(in.ops.size()); ++i) {
+      if (ready[i] < 0) {
+        if (why[i] != kDeviceFree) reported.push_back(i);
+        continue;
+      }
+      const PlacedOp& op = in.ops[i];
+      const int by = op.overlap < 0 ? i : pair_latest.at({op.device, op.overlap});
+      if (ready[by] >= 0 && op.start > ready[by]) reported.push_back(i);
+    }
+    std::stable_sort(reported.begin(), reported.end(), earlier);
+    for (int i : reported) {
       if (ready[i] < 0) {
         if (why[i] == kDeviceFree) continue;  // skipped: its shape was reported
         const PlacedOp& op = in.ops[i];

@@ -3,7 +3,9 @@
 // after checking their syntax. Every integer must fit int64 (an error names
 // the field otherwise), and P, M and stages are checked against the limits
 // before anything is sized by them. Nesting is capped at kMaxDepth.
+#include <algorithm>
 #include <charconv>
+#include <cstddef>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -110,6 +112,10 @@ class Reader {
     unsigned __int128 mag = 0;
     bool big = false;
     if (*p_ == '0' && p_ + 1 < end_ && p_[1] >= '0' && p_[1] <= '9') Syntax("leading zero in a number");
+    std::uint64_t head = 0;  // up to 19 digits in 64 bits, the rest in 128
+    for (const char* stop = p_ + std::min<std::ptrdiff_t>(19, end_ - p_); p_ < stop && *p_ >= '0' && *p_ <= '9'; ++p_)
+      head = head * 10 + static_cast<unsigned>(*p_ - '0');
+    mag = head;
     for (; p_ < end_ && *p_ >= '0' && *p_ <= '9'; ++p_) {
       mag = mag * 10 + static_cast<unsigned>(*p_ - '0');
       if (mag > (static_cast<unsigned __int128>(1) << 64)) big = true, mag = static_cast<unsigned __int128>(1) << 64;

@@ -4,6 +4,7 @@
 
 #include "command.h"
 #include "ppsim/io/atomic_file.h"
+#include "ppsim/io/mapped_file.h"
 #include "ppsim/cost_spec.h"
 #include "ppsim/io/timeline_json.h"
 #include "ppsim/validate.h"
@@ -19,9 +20,9 @@ struct ValidateOptions {
 };
 
 int Run(const ValidateOptions& o) {
-  Result<std::string> text = ReadFile(o.file, kMaxTimelineBytes);  // "-" = stdin
-  if (!text) return Report(text.error());
-  Result<TimelineToCheck> timeline = ParseTimelineJson(*text, o.file == "-" ? "<stdin>" : DisplayPath(o.file));
+  Result<MappedFile> file = MappedFile::Open(o.file, kMaxTimelineBytes);  // "-" = stdin
+  if (!file) return Report(file.error());
+  Result<TimelineToCheck> timeline = ParseTimelineJson(file->text(), o.file == "-" ? "<stdin>" : DisplayPath(o.file));
   if (!timeline) return Report(timeline.error());
   if (!o.comm.empty() && (!ParseTick(o.comm, timeline->comm) || timeline->comm < 0))
     return Report(Fail(ErrorCode::kInvalidValue, "--comm: '" + o.comm + "' is not a whole number of ticks ≥ 0"));
