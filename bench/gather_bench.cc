@@ -59,6 +59,10 @@ void Place(benchmark::State& state, bool fresh) {
   const Work& w = TenMillion();
   ppsim::Schedule schedule = w.schedule;
   ppsim::Timeline t;
+  if (!fresh) {  // warm: the buffers exist and were touched before the first timed run, as Gather's
+    (void)ppsim::PlaceInto(w.problem, std::move(schedule), t);
+    schedule = std::move(t.schedule);
+  }
   for (auto _ : state) {
     if (fresh) t = ppsim::Timeline{};  // new buffers: first touch inside the loop
     ppsim::Error e = ppsim::PlaceInto(w.problem, std::move(schedule), t);

@@ -132,6 +132,7 @@ Error Paint(const DisplayList& list, const std::string& path, const RenderOption
     v.pacing = PaceFor(list.last_tick, options.fps);
     v.progress = options.progress;
     v.ffmpeg = options.ffmpeg;
+    v.mp4 = options.mp4;
     return EncodeVideo(list, path, v);
   }
   Result<std::string> bytes = PaintStill(list, options);

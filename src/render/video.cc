@@ -11,9 +11,9 @@
 
 #include "child_process.h"
 #include "ppsim/io/atomic_file.h"
-#include "h264_repeat.h"
 #include "ppsim/render/frame_painter.h"
 #include "ppsim/render/temp_file.h"
+#include "render/h264_splice/h264_splice.h"
 
 namespace ppsim::render {
 namespace {
@@ -26,16 +26,21 @@ std::vector<std::string> FfmpegArgs(const std::string& program, const DisplayLis
   std::vector<std::string> a = {program, "-hide_banner", "-loglevel", "error", "-nostdin", "-y",
                                 "-f", "rawvideo", "-pix_fmt", "bgra",
                                 "-s", std::to_string(list.width) + "x" + std::to_string(list.height),
-                                // MP4: the coded stream's timing says fps (its pictures are repeated later).
+                                // MP4: one input image per frame (or per picture to repeat later).
                                 "-framerate", std::to_string(p.fps) + "/" +
                                     std::to_string(o.format == VideoFormat::kMp4 ? 1 : p.frames_per_tick),
                                 "-i", "pipe:0"};
   const std::string fps = std::to_string(p.fps);
   switch (o.format) {
     case VideoFormat::kMp4:
+      if (o.mp4 == Mp4Coding::kEveryFrame) {  // every frame, muxed by ffmpeg
+        a.insert(a.end(), {"-c:v", "libx264", "-preset", "ultrafast", "-tune", "animation", "-crf", "20",
+                           "-pix_fmt", "yuv420p", "-r", fps, "-movflags", "+faststart", "-f", "mp4"});
+        break;
+      }
       // One coded picture per image; the repeats are spliced in afterwards
       // (see EncodeMp4). One reference frame, no B-frames, CAVLC: what the
-      // splice supports.
+      // splice supports (h264_splice.h).
       a.insert(a.end(), {"-c:v", "libx264", "-preset", "ultrafast", "-tune", "animation", "-crf", "20",
                          "-bf", "0", "-refs", "1", "-coder", "cavlc", "-pix_fmt", "yuv420p",
                          "-fps_mode", "passthrough", "-f", "h264"});
@@ -75,19 +80,33 @@ void ShowProgress(long long done, long long total) {
   std::fflush(stderr);
 }
 
+// Output frames per distinct image of an MP4: the poster (if any), then
+// each tick, the last one with the hold.
+std::vector<long long> Mp4Copies(const DisplayList& list, const Pacing& p) {
+  std::vector<long long> copies(static_cast<size_t>(list.last_tick) + 1, p.frames_per_tick);
+  copies.back() += p.hold_frames;
+  if (p.poster_frames > 0) copies.insert(copies.begin(), p.poster_frames);
+  return copies;
+}
+
 // The poster (the final image), then one image per tick, the last one again
-// until the hold is covered (an MP4 gets each image once: its repeats are
-// spliced in later); false if ffmpeg stopped reading.
+// until the hold is covered. An MP4 gets each image once (its repeats are
+// spliced in later), or with Mp4Coding::kEveryFrame once per output frame.
+// False if ffmpeg stopped reading.
 bool PipeFrames(const DisplayList& list, const VideoOptions& options, ChildProcess& ffmpeg) {
   const Pacing& p = options.pacing;
   auto inputs = [&](long long frames) { return (frames + p.frames_per_tick - 1) / p.frames_per_tick; };
   long long hold_inputs = inputs(p.hold_frames);
   long long poster_inputs = inputs(p.poster_frames);
+  long long tick_inputs = 1;
   // WebM keeps one frame per input image (variable rate) and drops the last
   // image's own duration: one more copy ends the hold on time.
   if (options.format == VideoFormat::kWebm) ++hold_inputs;
-  if (options.format == VideoFormat::kMp4) hold_inputs = 0, poster_inputs = p.poster_frames > 0 ? 1 : 0;
-  const long long total = poster_inputs + list.last_tick + 1 + hold_inputs;
+  if (options.format == VideoFormat::kMp4 && options.mp4 == Mp4Coding::kSplice)
+    hold_inputs = 0, poster_inputs = p.poster_frames > 0 ? 1 : 0;
+  if (options.format == VideoFormat::kMp4 && options.mp4 == Mp4Coding::kEveryFrame)
+    hold_inputs = p.hold_frames, poster_inputs = p.poster_frames, tick_inputs = p.frames_per_tick;
+  const long long total = poster_inputs + (list.last_tick + 1) * tick_inputs + hold_inputs;
   long long written = 0;
   FramePainter painter(list);
   auto send = [&](Tick t, long long copies) {
@@ -101,7 +120,7 @@ bool PipeFrames(const DisplayList& list, const VideoOptions& options, ChildProce
   };
   if (poster_inputs > 0 && !send(list.last_tick, poster_inputs)) return false;
   for (Tick t = 0; t <= list.last_tick; ++t) {
-    if (!send(t, t == list.last_tick ? 1 + hold_inputs : 1)) return false;
+    if (!send(t, t == list.last_tick ? tick_inputs + hold_inputs : tick_inputs)) return false;
   }
   return true;
 }
@@ -142,11 +161,11 @@ Result<std::string> ReadAndRemove(const std::string& file) {
   return bytes;
 }
 
-// The MP4 in two steps: x264 codes each distinct image once (an H.264
-// stream in a temporary file); each picture is then repeated to its number
-// of output frames by all-skip P pictures (h264_repeat.h), and ffmpeg puts
-// the stream, at the output rate, into the MP4 without re-encoding. The file
-// is constant frame rate at fps, and x264 never sees a repeated frame.
+// The MP4 with ffmpeg started once: x264 codes each distinct image once
+// (an H.264 stream in a temporary file), then each picture is repeated to
+// its number of output frames by all-skip P pictures and the MP4 is written
+// here (h264_splice.h). The file is constant frame rate at fps, and x264
+// never sees a repeated frame.
 Error EncodeMp4(const std::string& program, const DisplayList& list, const VideoOptions& options,
                 const std::string& path, const std::string& tmp) {
   Result<std::string> h264_tmp = MakeTempBeside(path);
@@ -156,27 +175,10 @@ Error EncodeMp4(const std::string& program, const DisplayList& list, const Video
   if (e.code != ErrorCode::kOk) return e;
   Result<std::string> coded = ReadAndRemove(*h264_tmp);
   if (!coded.ok()) return coded.error();
-  const Pacing& p = options.pacing;
-  std::vector<long long> copies(static_cast<size_t>(list.last_tick) + 1, p.frames_per_tick);
-  copies.back() += p.hold_frames;
-  if (p.poster_frames > 0) copies.insert(copies.begin(), p.poster_frames);
-  Result<std::string> stream = RepeatPictures(*coded, copies);
-  if (!stream.ok()) return Fail(ErrorCode::kIo, "cannot write " + path + ": " + stream.error().message);
-  // A raw H.264 stream's timestamps come in 1/1200000 s, not always a whole
-  // frame apart: frame N is stamped N/fps exactly, in a time base of fps
-  // doubled up to >= 10000 (what ffmpeg picks when it encodes).
-  int timescale = p.fps;
-  while (timescale < 10000) timescale *= 2;
-  const std::string step = std::to_string(timescale / p.fps);
-  const std::vector<std::string> mux = {program, "-hide_banner", "-loglevel", "error", "-nostdin", "-y",
-                                        "-f", "h264", "-framerate", std::to_string(p.fps), "-i", "pipe:0",
-                                        "-c:v", "copy", "-bsf:v",
-                                        "setts=ts=N*" + step + ":duration=" + step + ":time_base=1/" +
-                                            std::to_string(timescale),
-                                        "-movflags", "+faststart", "-f", "mp4",
-                                        "-fflags", "+bitexact", "-flags:v", "+bitexact", "-map_metadata", "-1", tmp};
-  return RunFfmpeg(mux, tmp, path, options.progress,
-                   [&](ChildProcess& ffmpeg) { return ffmpeg.Write(stream->data(), stream->size()); });
+  Result<std::string> mp4 = SpliceMp4(*coded, Mp4Copies(list, options.pacing), list.width, list.height,
+                                      options.pacing.fps);
+  if (!mp4.ok()) return Fail(ErrorCode::kIo, "cannot write " + path + ": " + mp4.error().message);
+  return WriteFileAtomically(tmp, *mp4);
 }
 
 }  // namespace
@@ -190,7 +192,7 @@ Error EncodeVideo(const DisplayList& list, const std::string& path, const VideoO
   if (program.empty()) return Fail(ErrorCode::kMissingTool, options.ffmpeg + " not found on PATH: " + kInstallHint);
   Result<std::string> tmp = MakeTempBeside(path);
   if (!tmp.ok()) return tmp.error();
-  Error e = options.format == VideoFormat::kMp4
+  Error e = options.format == VideoFormat::kMp4 && options.mp4 == Mp4Coding::kSplice
                 ? EncodeMp4(program, list, options, path, *tmp)
                 : RunFfmpeg(FfmpegArgs(program, list, options, *tmp), *tmp, path, options.progress,
                             [&](ChildProcess& ffmpeg) { return PipeFrames(list, options, ffmpeg); });

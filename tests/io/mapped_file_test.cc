@@ -38,7 +38,7 @@ TEST_F(MappedFileTest, ErrorsAreReadFilesOwn) {
   const fs::path big = dir_ / "big.json", empty = dir_ / "empty.json";
   std::ofstream(big) << std::string(100, ' ');
   std::ofstream(empty) << "";
-  for (const std::string path : {(dir_ / "missing.json").string(), dir_.string(), big.string()}) {
+  for (const std::string& path : {(dir_ / "missing.json").string(), dir_.string(), big.string()}) {
     Result<MappedFile> mapped = MappedFile::Open(path, 10);
     Result<std::string> read = ReadFile(path, 10);
     ASSERT_FALSE(mapped.ok()) << path;

@@ -121,13 +121,15 @@ std::string Output(const std::string& cmd) {
 // frame rate at --fps, every tick lasts exactly frames_per_tick frames, in
 // order, and the final frame the 5 s hold on top; the video opens on the
 // final frame (1 s), so its first frame is never an empty chart.
-TEST_F(VideoTest, Mp4IsConstantRateWithEveryTickHeldItsFrames) {
-  const fs::path a = dir_ / "a.mp4";
-  Error e = EncodeVideo(list_, a, options_);
-  ASSERT_EQ(e.code, ErrorCode::kOk) << e.message;
+void ExpectH264AtTenFps(const fs::path& a) {
   EXPECT_EQ(Output("ffprobe -v error -select_streams v -show_entries stream=codec_name,pix_fmt,r_frame_rate,"
                 "avg_frame_rate,nb_frames -of csv=p=0 " + a.string()),
             "h264,yuv420p,10/1,10/1,155\n");  // (10 + 19 ticks x 5 + 50) frames at 10 fps
+  EXPECT_NEAR(ProbeSeconds(a), 15.5, 0.01);
+}
+
+void ExpectEveryTickHeldItsFrames(const fs::path& a) {
+  ExpectH264AtTenFps(a);
   // Runs of identical decoded frames: one per tick, in tick order.
   std::istringstream md5s(Output("ffmpeg -v error -i " + a.string() + " -f framemd5 -"));
   std::vector<std::pair<std::string, int>> runs;
@@ -142,6 +144,45 @@ TEST_F(VideoTest, Mp4IsConstantRateWithEveryTickHeldItsFrames) {
   EXPECT_NE(runs.front().first, runs[1].first);  // is not tick 0's empty chart (it is the final frame, coded as an IDR)
   for (size_t t = 1; t + 1 < runs.size(); ++t) EXPECT_EQ(runs[t].second, 5) << "tick " << t - 1;
   EXPECT_EQ(runs.back().second, 5 + 50);
+}
+
+TEST_F(VideoTest, Mp4IsConstantRateWithEveryTickHeldItsFrames) {
+  const fs::path a = dir_ / "a.mp4";
+  Error e = EncodeVideo(list_, a, options_);
+  ASSERT_EQ(e.code, ErrorCode::kOk) << e.message;
+  ExpectEveryTickHeldItsFrames(a);
+}
+
+// The plain path (src/render/h264_splice/h264_splice.h, "the way out"):
+// x264 codes every frame and ffmpeg writes the MP4; as many frames, still
+// H.264 4:2:0 at the same rate and length. (A repeat is coded again, so it
+// may decode a little sharper than the frame before: no runs of identical
+// frames to count here.)
+TEST_F(VideoTest, Mp4EveryFrameCodingGivesTheSameFramesAndRate) {
+  options_.mp4 = Mp4Coding::kEveryFrame;
+  const fs::path a = dir_ / "a.mp4", b = dir_ / "b.mp4";
+  Error e = EncodeVideo(list_, a, options_);
+  ASSERT_EQ(e.code, ErrorCode::kOk) << e.message;
+  ExpectH264AtTenFps(a);
+  ASSERT_EQ(EncodeVideo(list_, b, options_).code, ErrorCode::kOk);
+  EXPECT_EQ(Slurp(a), Slurp(b));
+  EXPECT_EQ(FilesInDir(), 2u);  // no temporary files left behind
+}
+
+// ffmpeg's start-up is a large share of a short video's CPU: one run per
+// video, whichever way the MP4 is coded.
+TEST_F(VideoTest, Mp4StartsFfmpegOnce) {
+  const fs::path log = dir_ / "runs.log", wrapper = dir_ / "ffmpeg-counting";
+  std::ofstream(wrapper) << "#!/bin/sh\necho run >> '" << log.string() << "'\nexec ffmpeg \"$@\"\n";
+  fs::permissions(wrapper, fs::perms::owner_all);
+  options_.ffmpeg = wrapper.string();
+  for (Mp4Coding coding : {Mp4Coding::kSplice, Mp4Coding::kEveryFrame}) {
+    options_.mp4 = coding;
+    fs::remove(log);
+    Error e = EncodeVideo(list_, dir_ / "a.mp4", options_);
+    ASSERT_EQ(e.code, ErrorCode::kOk) << e.message;
+    EXPECT_EQ(Slurp(log), "run\n");
+  }
 }
 
 TEST_F(VideoTest, MissingFfmpegSaysWhatToInstall) {

@@ -12,6 +12,7 @@
 #include "ppsim/error.h"
 #include "ppsim/problem.h"
 #include "ppsim/render/layout.h"
+#include "ppsim/render/video.h"
 
 namespace ppsim::render {
 
@@ -37,6 +38,7 @@ struct RenderOptions {
   bool text_color = false;           // text: ANSI colours (when stdout is a terminal)
   bool progress = false;             // progress bar on stderr while encoding video
   std::string ffmpeg = "ffmpeg";
+  Mp4Coding mp4 = Mp4Coding::kSplice;  // .mp4: repeats spliced in, or every frame encoded (video.h)
 };
 
 // A picture is drawn from at most this many stage-microbatches (P·v·M summed

@@ -1,9 +1,11 @@
-// Video by ffmpeg: frames painted by FramePainter are piped to an `ffmpeg`
-// child (spawned with an argument vector, no shell) as raw BGRA, one image
-// per tick. An MP4 codes each image once and holds it by skipped P pictures
-// (constant frame rate at fps); WebM and GIF get the final image again for
-// the hold. ffmpeg writes a temporary file next to the output, renamed into
-// place only when ffmpeg exits 0; on failure its error output is shown.
+// Video by ffmpeg, started once per video: frames painted by FramePainter
+// are piped to an `ffmpeg` child (spawned with an argument vector, no shell)
+// as raw BGRA, one image per tick. An MP4 codes each image once and holds it
+// by skipped P pictures (constant frame rate at fps; src/render/h264_splice/
+// says what that saves and assumes), or, with Mp4Coding::kEveryFrame, sends
+// x264 every frame; WebM and GIF get the final image again for the hold.
+// The output is written to a temporary file next to it, renamed into place
+// only when everything succeeded; on failure ffmpeg's error output is shown.
 // Encoder flags are bitexact, so the same list gives the same bytes.
 #pragma once
 
@@ -17,6 +19,12 @@ namespace ppsim::render {
 
 enum class VideoFormat { kMp4, kWebm, kGif };
 
+// How an MP4 holds a repeated image.
+enum class Mp4Coding {
+  kSplice,      // coded once, repeats spliced in as skipped pictures (default: x264 never codes a copy)
+  kEveryFrame,  // every frame encoded by x264 and muxed by ffmpeg: relies on nothing but ffmpeg
+};
+
 struct VideoOptions {
   VideoFormat format = VideoFormat::kMp4;
   Pacing pacing;
@@ -24,6 +32,7 @@ struct VideoOptions {
   bool progress = false;
   // The program to run; looked up on PATH unless it contains a '/'.
   std::string ffmpeg = "ffmpeg";
+  Mp4Coding mp4 = Mp4Coding::kSplice;
 };
 
 // REQUIRES: even list.width and list.height (yuv420p).

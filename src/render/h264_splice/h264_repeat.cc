@@ -1,4 +1,4 @@
-#include "h264_repeat.h"
+#include "render/h264_splice/h264_repeat.h"
 
 #include <cstdint>
 
