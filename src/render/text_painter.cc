@@ -78,9 +78,23 @@ std::string PaintText(const DisplayList& list, Tick t, int columns, bool ansi) {
   if (!list.title.empty()) out += list.title + "\n";
   out += list.subtitle + "\n";
   const std::optional<Rational> full = Rational::Of(list.gauge_scale, list.gauge_den);
+  bool chunked = false;
+  for (const RunSummary& r : list.runs) chunked = chunked || r.v > 1;
+  bool pairs = false;  // an overlapped pair: two ops on one device at once
+  std::vector<std::vector<std::pair<Tick, Tick>>> spans;
+  for (const Item& item : list.items) {
+    if (item.role != Role::kOp || item.op_kind == 'A' || item.run < 0 || item.device < 0) continue;
+    if (spans.size() <= static_cast<size_t>(item.run)) spans.resize(item.run + 1);
+    auto& s = spans[item.run];
+    if (s.size() <= static_cast<size_t>(item.device)) s.resize(item.device + 1, {-1, -1});
+    pairs = pairs || (s[item.device].second > item.tick0 && s[item.device].first < item.tick1);
+    s[item.device] = {item.tick0, item.tick1};
+  }
   out += "F forward · B backward · W weight-grad · . bubble · ▁▃▅█ activations held" +
          std::string(list.gauge == GaugeMode::kDevice ? " per device (hN: device N's;" : " (") + "full = " +
-         (full ? full->ToDisplay() : std::to_string(list.gauge_scale)) + " stage-sets)\n";
+         (full ? full->ToDisplay() : std::to_string(list.gauge_scale)) + " stage-sets)" +
+         (chunked && per_tick == 1 ? " · f b w: a later chunk (c1, ...)" : "") +
+         (pairs ? (per_tick == 1 ? " · + an overlapped F+B pair" : " · F4c0+B0c1 an overlapped pair") : "") + "\n";
   const size_t width = static_cast<size_t>(col(T + per_column - 1));
   for (size_t r = 0; r < list.runs.size(); ++r) {
     std::vector<Row> rows(list.runs[r].P, Row(width));
@@ -90,6 +104,7 @@ std::string PaintText(const DisplayList& list, Tick t, int columns, bool ansi) {
     if (gauges.size() == 1) Put(gauges[0], "held", 0);
     for (size_t d = 0; gauges.size() > 1 && d < gauges.size(); ++d) Put(gauges[d], "h" + std::to_string(d), 0);
     std::string status;
+    std::vector<std::pair<std::pair<Tick, Tick>, std::string>> drawn(list.runs[r].P, {{-1, -1}, ""});  // last op per device
     for (const Item& item : list.items) {
       if (item.run != static_cast<int>(r) || !item.VisibleAt(t)) continue;
       if (item.role == Role::kStatus) status = item.text;
@@ -107,19 +122,34 @@ std::string PaintText(const DisplayList& list, Tick t, int columns, bool ansi) {
       const Tick end = item.grow_ticks > 0 ? std::min(item.tick1, std::max(item.tick0, t)) : item.tick1;
       const int c0 = col(item.tick0);
       const int c1 = std::min<int>(static_cast<int>(width), end > item.tick0 ? std::max(col(end), c0 + 1) : c0);
-      // A bubble is "." per cycle; an op its kind letter, then "-" through
-      // every further cycle it lasts, so that a long op reads as one.
+      // The second op of an overlapped pair shares the first one's cells.
+      const bool op = item.role == Role::kOp && item.op_kind != 'A';
+      auto& [span, prev_label] = drawn[op ? item.device : 0];
+      const bool pair = op && span.second > item.tick0 && span.first < item.tick1;
+      // A bubble is "." per cycle; an op its kind letter (lower case for a
+      // later chunk, "+" for an overlapped pair), then "-" through every
+      // further cycle it lasts, so that a long op reads as one.
+      char letter = item.op_kind;
+      if (op && item.chunk > 0) letter = static_cast<char>(letter - 'A' + 'a');
+      if (pair) letter = '+';
       for (int c = c0; c < c1; ++c) {
         const bool first = c < c0 + per_tick;
         const std::string fill = item.role == Role::kBubble ? ((c - left) % per_tick == 0 ? "." : " ")
-                                 : first                    ? ((c - left) % per_tick == 0 ? std::string(1, item.op_kind) : " ")
+                                 : first                    ? ((c - left) % per_tick == 0 ? std::string(1, letter) : " ")
                                                             : (c + 1 == c1 && per_tick > 1 ? " " : "-");
         rows[item.device][c] = {fill, true, item.color};
       }
-      if (item.role == Role::kOp && item.op_kind != 'A' && per_tick > 1 && c1 > c0) {
+      if (op) {
         std::string label = std::string(1, item.op_kind) + std::to_string(item.microbatch);
         if (item.chunk >= 0) label += "c" + std::to_string(item.chunk);
-        Put(rows[item.device], label, c0);
+        // "F4c0+B0c1" where the pair's cells hold it, else "+B0c1".
+        const std::string shown = !pair ? label
+                                  : prev_label.size() + 1 + label.size() < static_cast<size_t>(c1 - c0)
+                                      ? prev_label + "+" + label
+                                      : "+" + label;
+        if (per_tick > 1 && c1 > c0) Put(rows[item.device], shown, c0);
+        span = {item.tick0, item.tick1};
+        prev_label = label;
       }
     }
     out += "\n" + list.runs[r].caption + (status.empty() ? "" : "  [" + status + "]") + "\n";
