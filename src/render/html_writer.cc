@@ -60,7 +60,7 @@ constexpr const char* kScript = R"JS(
       }
     }
     scrub.value = String(tick);
-    tickLabel.textContent = 'cycle ' + tick + ' / ' + last;
+    tickLabel.textContent = tick + ' / ' + last + ' cycles done';
     root.dataset.tick = String(tick);
     try { history.replaceState(null, '', '#tick=' + tick); } catch (e) { /* a sandboxed frame */ }
   }
@@ -151,11 +151,11 @@ std::string Ratio(double r) {
 std::string Controls(const DisplayList& list) {
   const std::string last = std::to_string(list.last_tick);
   return "<div class=\"controls\">\n"
-         "<button id=\"back\" title=\"one tick back (arrow left)\">&#9664; step</button>\n"
+         "<button id=\"back\" title=\"one cycle back (arrow left)\">&#9664; step</button>\n"
          "<button id=\"play\" title=\"play / pause (space)\">&#9654; play</button>\n"
-         "<button id=\"forward\" title=\"one tick forward (arrow right)\">step &#9654;</button>\n"
+         "<button id=\"forward\" title=\"one cycle forward (arrow right)\">step &#9654;</button>\n"
          "<input id=\"scrub\" type=\"range\" min=\"0\" max=\"" + last + "\" step=\"1\" value=\"" + last +
-         "\" aria-label=\"tick\">\n<span id=\"tick\">cycle " + last + " / " + last + "</span>\n"
+         "\" aria-label=\"tick\">\n<span id=\"tick\">" + last + " / " + last + " cycles done</span>\n"
          "<label>speed <select id=\"speed\"><option value=\"0.25\">0.25\u00D7</option>"
          "<option value=\"0.5\">0.5\u00D7</option><option value=\"1\" selected>1\u00D7</option>"
          "<option value=\"2\">2\u00D7</option><option value=\"4\">4\u00D7</option></select></label>\n"
