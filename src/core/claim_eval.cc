@@ -250,6 +250,11 @@ Error CheckNames(const Claim& claim, const std::vector<std::string>& runs, const
 
 Result<Evaluation> Evaluate(const Claim& claim, const std::vector<RunResult>& runs, const Params& params,
                             int* error_column) {
+  // Every name first: `and`, `or` and `implies` skip a side, and a typo on the
+  // skipped side is still a typo (and a false claim then reads both runs).
+  std::vector<std::string> names;
+  for (const RunResult& r : runs) names.push_back(r.name);
+  if (Error e = CheckNames(claim, names, params, error_column); e.code != ErrorCode::kOk) return e;
   return Evaluator(claim, runs, params).Run(error_column);
 }
 

@@ -93,6 +93,20 @@ TEST_F(ClaimsTest, AndOrShortCircuit) {
   EXPECT_FALSE(CheckClaim("comm == 1 or idle(GPipe) / comm > 1", runs_, params_).ok());  // division by zero
 }
 
+TEST_F(ClaimsTest, ATypoOnASkippedSideIsStillAnUnknownName) {
+  // The left side is false, so `and` never evaluates peak(typo); the claim
+  // names two runs, so a false verdict would compare both (found by fuzzing:
+  // this read a run that does not exist).
+  Result<ClaimResult> r = CheckClaim("makespan(1F1B) == 0 and peak(typo) > 1", runs_, params_);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().code, ErrorCode::kUnknownName);
+  EXPECT_NE(r.error().message.find("no run named 'typo' (runs: GPipe, 1F1B)"), std::string::npos)
+      << r.error().message;
+  r = CheckClaim("makespan(GPipe) > 0 or idle(GPipe) > Q", runs_, params_);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().code, ErrorCode::kUnknownName);
+}
+
 TEST_F(ClaimsTest, UnicodeOperatorsMeanTheirAsciiTwins) {
   EXPECT_TRUE(Holds("makespan(GPipe) \u2212 1 \u2265 17 and 2 \u00d7 3 \u2264 6 and 6 \u00f7 4 \u2260 1"));
 }
