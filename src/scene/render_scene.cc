@@ -145,6 +145,7 @@ Result<std::vector<RenderedOutput>> DrawAll(render::LayoutInput input, const std
     ro.text_columns = o.text_columns;
     ro.text_color = o.text_color && o.outputs[i] == "-";
     ro.progress = o.progress && render::IsVideo(formats[i]);
+    ro.mp4 = o.mp4;
     input.width = size.first;
     input.height = size.second;
     if (render::IsVideo(formats[i])) {  // yuv420p needs even sizes

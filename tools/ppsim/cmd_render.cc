@@ -1,5 +1,5 @@
 // ppsim render SCENE -o OUT [-o OUT2 ...] [--set KEY=VALUE ...] [--size WxH] [--fps N]
-//               [--display-width PX] [--gauge cluster|device] [--width COLUMNS] [--at-tick T] [--animated] [--format text] [--json]
+//               [--display-width PX] [--gauge cluster|device] [--width COLUMNS] [--at-tick T] [--animated] [--mp4-coding splice|every-frame] [--format text] [--json]
 //
 // Parses the flags and calls RenderScene (include/ppsim/scene/render_scene.h),
 // which checks the claims first (a false claim writes nothing), then draws
@@ -28,6 +28,7 @@ struct RenderCliOptions {
   int width = 0;          // text: columns (0 = the terminal's, else 100)
   std::optional<Tick> at_tick;
   bool animated = false;
+  std::string mp4_coding = "splice";
   std::string format;
   bool json = false;
   std::string gauge;  // "" = the scene's [render] gauge, else cluster
@@ -48,6 +49,7 @@ int Run(const RenderCliOptions& o) {
   ro.text_columns = o.width;
   ro.at_tick = o.at_tick;
   ro.animated = o.animated;
+  ro.mp4 = o.mp4_coding == "every-frame" ? render::Mp4Coding::kEveryFrame : render::Mp4Coding::kSplice;
   ro.progress = isatty(STDERR_FILENO);
   if (o.out.size() == 1 && o.out[0] == "-" && isatty(STDOUT_FILENO)) {
     ro.text_color = true;
@@ -93,6 +95,10 @@ const CommandRegistrar registrar(50, [](CLI::App& app, int* exit_code) {
   cmd->add_option("--width", o->width, "text: columns (default: the terminal's width, else 100)");
   cmd->add_option("--at-tick", o->at_tick, "the frame at this tick instead of the final one (.png .svg text); .html opens there");
   cmd->add_flag("--animated", o->animated, ".svg: an animated SVG (SMIL) instead of the final frame");
+  cmd->add_option("--mp4-coding", o->mp4_coding,
+                  ".mp4: splice (default: each image coded once, repeats spliced in) or every-frame (x264 codes "
+                  "every frame; for an x264 whose stream the splicer refuses)")
+      ->check(CLI::IsMember({"splice", "every-frame"}));
   cmd->add_option("--format", o->format, "mp4, webm, gif, svg, png, html or text (default: from -o's extension)");
   cmd->add_flag("--json", o->json, "print what was written and the runs' numbers as one JSON object");
   cmd->callback([o, exit_code] { *exit_code = Run(*o); });

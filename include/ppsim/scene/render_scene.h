@@ -15,6 +15,7 @@
 
 #include "ppsim/error.h"
 #include "ppsim/op.h"
+#include "ppsim/render/video.h"
 #include "ppsim/scene/scene.h"
 
 namespace ppsim {
@@ -30,6 +31,7 @@ struct SceneRenderOptions {
   std::optional<Tick> at_tick;       // still formats: this tick instead of the final frame
   bool animated = false;             // .svg: SMIL animation
   bool progress = false;             // videos: a progress line on stderr
+  render::Mp4Coding mp4 = render::Mp4Coding::kSplice;  // .mp4: repeats spliced in, or every frame encoded
   bool text_color = false;           // text: ANSI colours
 };
 
