@@ -1,6 +1,8 @@
 // ppsim::Simulate (generate + place into fresh memory) — what one call of
 // `ppsim simulate` or Python's ppsim.simulate() costs; scripts/python_bench.sh
 // sets the Python call's time beside it.
+// Goal: the Python call costs no more CPU than this (docs/python.md), and this
+// stays within 2x of placement on fresh memory (BM_PlaceFresh in placement_bench).
 #include <benchmark/benchmark.h>
 
 #include "ppsim/simulate.h"

@@ -1,6 +1,9 @@
 // The zoo's generators in ops/s (items_per_second): each order is built in
 // O(ops) (zb-h2's unit-cost construction in O(P · ticks)). Their placement is
 // in placement_bench.cc.
+// Goal: building an order costs no more per op than placing it on fresh
+// memory (BM_PlaceFresh1F1B_P64_M16384 in placement_bench), so generation
+// never dominates a simulate.
 #include <benchmark/benchmark.h>
 
 #include "ppsim/generators.h"
