@@ -8,7 +8,9 @@
 // a P picture whose macroblocks are all P_Skip, a few bytes written by hand
 // (h264_repeat.h), and the MP4 boxes are written here too (mp4_writer.h),
 // so ffmpeg is started once per video, not twice (encode, then mux), and
-// never sees a repeated frame.
+// never sees a repeated frame. The default scene at 1920x1080, 30 fps: about
+// 1 CPU-second with ffmpeg, against 9 when every frame is encoded
+// (docs/performance.md).
 //
 // What it assumes of the encoder's stream (the flags in video.cc ask x264
 // for it): Annex B; one SPS and one PPS, before the first picture; one slice
