@@ -7,6 +7,7 @@
 #include "ppsim/io/mapped_file.h"
 #include "ppsim/cost_spec.h"
 #include "ppsim/io/timeline_json.h"
+#include "ppsim/io/validation_report.h"
 #include "ppsim/validate.h"
 
 namespace ppsim::cli {
@@ -26,28 +27,15 @@ int Run(const ValidateOptions& o) {
   if (!timeline) return Report(timeline.error());
   if (!o.comm.empty() && (!ParseTick(o.comm, timeline->comm) || timeline->comm < 0))
     return Report(Fail(ErrorCode::kInvalidValue, "--comm: '" + o.comm + "' is not a whole number of ticks ≥ 0"));
-  const std::vector<Violation> violations = ValidateTimeline(*timeline);
-  Tick makespan = 0;
-  for (const PlacedOp& op : timeline->ops) makespan = std::max(makespan, op.end);
+  const ValidationReport r = ReportValidation(*timeline, ValidateTimeline(*timeline), o.file, o.max_shown);
   if (o.json) {
-    nlohmann::json j = {{"ok", violations.empty()}, {"ops", timeline->ops.size()}, {"makespan", makespan}};
-    j["violations"] = nlohmann::json::array();
-    for (const Violation& v : violations) j["violations"].push_back({{"rule", v.rule}, {"message", v.message}});
-    std::printf("%s\n", DumpJson(j).c_str());
-  } else if (violations.empty()) {
-    std::printf("ok: %zu ops, legal and tight, makespan %lld\n", timeline->ops.size(),
-                static_cast<long long>(makespan));
+    std::printf("%s\n", DumpJson(r.json).c_str());
   } else {
-    const int shown = std::min<int>(o.max_shown, static_cast<int>(violations.size()));
-    for (int i = 0; i < shown; ++i)
-      std::fprintf(stderr, "%s: %s\n", violations[i].rule.c_str(), violations[i].message.c_str());
-    if (static_cast<int>(violations.size()) > shown)
-      std::fprintf(stderr, "... and %zu more\n", violations.size() - shown);
+    std::fputs(r.text.c_str(), stdout);
+    std::fputs(r.listed.c_str(), stderr);
+    if (!r.ok) std::fprintf(stderr, "ppsim: %s\n", r.verdict.c_str());
   }
-  if (!violations.empty() && !o.json)
-    std::fprintf(stderr, "ppsim: %s: %zu violation(s); first: %s\n", o.file.c_str(), violations.size(),
-                 violations[0].message.c_str());
-  return violations.empty() ? 0 : ExitCode(ErrorCode::kInvalidTimeline);
+  return r.ok ? 0 : ExitCode(ErrorCode::kInvalidTimeline);
 }
 
 const CommandRegistrar registrar(30, [](CLI::App& app, int* exit_code) {

@@ -1,0 +1,30 @@
+// What `ppsim validate` reports about a timeline it checked (validate.h):
+// "ok: ..." with the op count and makespan, or the violations listed and a
+// one-line verdict naming the first; with --json, one object.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "ppsim/validate.h"
+
+namespace ppsim {
+
+struct ValidationReport {
+  bool ok = true;       // legal and tight: no violation
+  nlohmann::json json;  // {"ok", "ops", "makespan", "violations": [{"rule", "message"}]}
+  std::string text;     // "ok: 18 ops, legal and tight, makespan 18\n" when ok, else ""
+  // The violations, "RULE: MESSAGE" a line, at most `max_shown` of them, then
+  // "... and N more\n"; "" when ok.
+  std::string listed;
+  std::string verdict;  // "FILE: N violation(s); first: MESSAGE" when not ok, else ""
+};
+
+// REQUIRES: `violations` is ValidateTimeline(timeline). `file` names the
+// timeline in the verdict.
+ValidationReport ReportValidation(const TimelineToCheck& timeline, const std::vector<Violation>& violations,
+                                  const std::string& file, int max_shown);
+
+}  // namespace ppsim
