@@ -7,23 +7,14 @@ namespace ppsim {
 namespace {
 
 // "F3"; with two chunks the second is lower case ("f3"), with more "F3.2".
-std::string Label(const PlacedOp& op, const Problem& p, bool show_chunk) {
+std::string Label(const PlacedOp& op, const Problem& p) {
   const int chunk = p.placement == Placement::kLoop ? op.stage / p.P : (op.stage < p.P ? 0 : 1);
   char kind = KindChar(op.kind);
-  if (show_chunk && p.v == 2 && chunk == 1) kind = static_cast<char>(kind - 'A' + 'a');
+  if (p.v == 2 && chunk == 1) kind = static_cast<char>(kind - 'A' + 'a');
   std::string s(1, kind);
   s += std::to_string(op.microbatch);
-  if (show_chunk && p.v > 2) s += "." + std::to_string(chunk);
+  if (p.v > 2) s += "." + std::to_string(chunk);
   return s;
-}
-
-const char* Colour(OpKind k) {
-  switch (k) {
-    case OpKind::kF: return "\x1b[44;97m";
-    case OpKind::kB: return "\x1b[42;30m";
-    case OpKind::kW: return "\x1b[43;30m";
-  }
-  return "";
 }
 
 std::string Pad(std::string s, size_t width) {
@@ -33,22 +24,22 @@ std::string Pad(std::string s, size_t width) {
 
 }  // namespace
 
-std::string TerminalChart(const Timeline& t, const Metrics& m, const TerminalChartOptions& options) {
+std::string TerminalChart(const Timeline& t, const Metrics& m) {
   const Problem& p = t.problem;
   const std::vector<PlacedOp> ops = t.Ops();
   size_t width = 2;
-  for (const PlacedOp& op : ops) width = std::max(width, Label(op, p, options.show_chunk).size() + (op.overlap >= 0));
+  for (const PlacedOp& op : ops) width = std::max(width, Label(op, p).size() + (op.overlap >= 0));
   width = std::max(width, std::to_string(m.peak_activations).size());
   ++width;  // a space between cells
   const Tick T = t.makespan;
-  // cells[d][tick]: text, and the op kind for colour (-1 idle).
+  // cells[d][tick]: text, and the op kind there (-1 idle).
   std::vector<std::vector<std::string>> cells(p.P, std::vector<std::string>(T, "."));
   std::vector<std::vector<int>> kinds(p.P, std::vector<int>(T, -1));
   for (const PlacedOp& op : ops) {
     for (Tick x = op.start; x < op.end; ++x) {
       std::string& cell = cells[op.device][x];
       const bool first = x == op.start;
-      const std::string text = first ? Label(op, p, options.show_chunk) : "--";
+      const std::string text = first ? Label(op, p) : "--";
       // An overlapped pair shares its cells: "F3+B1".
       if (op.overlap >= 0 && kinds[op.device][x] >= 0) {
         if (first) cell += "+" + text;
@@ -61,7 +52,6 @@ std::string TerminalChart(const Timeline& t, const Metrics& m, const TerminalCha
   for (int d = 0; d < p.P; ++d)
     for (Tick x = 0; x < T; ++x) width = std::max(width, cells[d][x].size() + 1);
 
-  const std::string row_head_fmt = "dev ";
   const size_t head = std::max<size_t>(6, 4 + std::to_string(p.P - 1).size() + 1);
   std::string out;
   // Tick axis: a number every few columns, so the axis stays readable.
@@ -71,15 +61,7 @@ std::string TerminalChart(const Timeline& t, const Metrics& m, const TerminalCha
   out += "\n";
   for (int d = 0; d < p.P; ++d) {
     out += Pad("dev " + std::to_string(d), head);
-    for (Tick x = 0; x < T; ++x) {
-      if (options.color && kinds[d][x] >= 0) {
-        out += Colour(static_cast<OpKind>(kinds[d][x]));
-        out += Pad(cells[d][x], width - 1);
-        out += "\x1b[0m ";
-      } else {
-        out += Pad(cells[d][x], width);
-      }
-    }
+    for (Tick x = 0; x < T; ++x) out += Pad(cells[d][x], width);
     out += "\n";
   }
   out += Pad("held", head);

@@ -10,12 +10,9 @@
 
 namespace ppsim {
 
-struct TerminalChartOptions {
-  bool color = false;       // ANSI colours (forward, backward, weight-grad)
-  bool show_chunk = true;   // v = 2: second chunk in lower case ("f3"); v > 2: "F3.2"
-};
-
-std::string TerminalChart(const Timeline& timeline, const Metrics& metrics,
-                          const TerminalChartOptions& options = {});
+// Plain text, no colours. With two chunks per device the second chunk's ops
+// are in lower case ("f3"); with more, "F3.2". REQUIRES: Measure(timeline)
+// with series gave `metrics`.
+std::string TerminalChart(const Timeline& timeline, const Metrics& metrics);
 
 }  // namespace ppsim
