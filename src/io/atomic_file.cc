@@ -92,8 +92,9 @@ mode_t CreationMode() {
   return 0666 & ~mask;
 }
 
-}  // namespace
-
+// A fresh, empty temporary for `path`: beside its (link-resolved) target, or
+// in $TMPDIR when the target is a device or FIFO. Removed if the run is
+// interrupted (temp_registry.h). kIo if it cannot be created.
 Result<std::string> StageOutput(const std::string& path) {
   Result<std::string> target = ResolveLinks(path);
   if (!target) return target.error();
@@ -122,16 +123,20 @@ Result<std::string> StageOutput(const std::string& path) {
   return tmp;
 }
 
+// True iff `path` (links followed) is a character device or FIFO.
 bool WritesInPlace(const std::string& path) {
   Result<std::string> target = ResolveLinks(path);
   return target.ok() && IsStream(*target);
 }
 
+// Removes a staged temporary that will not be committed.
 void DiscardStaged(const std::string& tmp) {
   unlink(tmp.c_str());
   UnregisterTemporary(tmp);
 }
 
+// Moves a staged temporary onto `path`: rename over the target, or for a
+// device/FIFO copy its bytes there; the temporary is gone afterwards.
 Error CommitStaged(const std::string& tmp, const std::string& path) {
   Result<std::string> target = ResolveLinks(path);
   if (!target) {
@@ -152,6 +157,8 @@ Error CommitStaged(const std::string& tmp, const std::string& path) {
   UnregisterTemporary(tmp);
   return Ok();
 }
+
+}  // namespace
 
 Result<OutputFile> OutputFile::Open(const std::string& path, Devices devices) {
   if (path == "-" || (devices == Devices::kInPlace && WritesInPlace(path))) return OutputFile(path, "");

@@ -6,7 +6,6 @@
 #include "ppsim/render/frame_painter.h"
 #include "ppsim/render/html_writer.h"
 #include "ppsim/render/legibility.h"
-#include "ppsim/render/temp_file.h"
 #include "ppsim/render/svg_writer.h"
 #include "ppsim/render/text_painter.h"
 #include "ppsim/render/video.h"

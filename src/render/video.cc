@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -12,7 +13,6 @@
 #include "child_process.h"
 #include "ppsim/io/atomic_file.h"
 #include "ppsim/render/frame_painter.h"
-#include "ppsim/render/temp_file.h"
 #include "render/h264_splice/h264_splice.h"
 
 namespace ppsim::render {
@@ -125,40 +125,21 @@ bool PipeFrames(const DisplayList& list, const VideoOptions& options, ChildProce
   return true;
 }
 
-// Runs `argv` (ffmpeg writing `tmp`), feeding it with `feed`; on failure
-// removes `tmp` and says why, naming `path`.
+// Runs `argv` (ffmpeg writing an OutputFile's temporary, which its owner
+// removes on failure), feeding it with `feed`; on failure says why, naming `path`.
 template <typename Feed>
-Error RunFfmpeg(const std::vector<std::string>& argv, const std::string& tmp, const std::string& path,
-                bool progress, Feed feed) {
+Error RunFfmpeg(const std::vector<std::string>& argv, const std::string& path, bool progress, Feed feed) {
   Result<std::unique_ptr<ChildProcess>> ffmpeg = ChildProcess::Spawn(argv, kInstallHint);
-  if (!ffmpeg.ok()) {
-    DiscardStaged(tmp);
-    return ffmpeg.error();
-  }
+  if (!ffmpeg.ok()) return ffmpeg.error();
   const bool piped = feed(**ffmpeg);
   const std::string how = (*ffmpeg)->Finish();
   if (!piped || !how.empty()) {
     const std::string log = (*ffmpeg)->ErrorOutput();
-    DiscardStaged(tmp);
     if (progress) std::fprintf(stderr, "\n");
     return Fail(ErrorCode::kIo, "ffmpeg failed writing " + path + " (" + (how.empty() ? "stopped reading" : how) +
                                     ")" + (log.empty() ? "" : ": " + log));
   }
   return Error{ErrorCode::kOk, ""};
-}
-
-Result<std::string> ReadAndRemove(const std::string& file) {
-  std::string bytes;
-  FILE* f = std::fopen(file.c_str(), "rb");
-  if (f == nullptr) return Fail(ErrorCode::kIo, "cannot read " + file + ": " + std::strerror(errno));
-  char buf[1 << 16];
-  size_t n = 0;
-  while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) bytes.append(buf, n);
-  const bool failed = std::ferror(f) != 0;
-  std::fclose(f);
-  DiscardStaged(file);
-  if (failed) return Fail(ErrorCode::kIo, "cannot read " + file);
-  return bytes;
 }
 
 // The MP4 with ffmpeg started once: x264 codes each distinct image once
@@ -168,12 +149,12 @@ Result<std::string> ReadAndRemove(const std::string& file) {
 // never sees a repeated frame.
 Error EncodeMp4(const std::string& program, const DisplayList& list, const VideoOptions& options,
                 const std::string& path, const std::string& tmp) {
-  Result<std::string> h264_tmp = MakeTempBeside(path);
-  if (!h264_tmp.ok()) return h264_tmp.error();
-  Error e = RunFfmpeg(FfmpegArgs(program, list, options, *h264_tmp), *h264_tmp, path, options.progress,
+  Result<OutputFile> h264 = OutputFile::Open(path, OutputFile::Devices::kStaged);  // scratch: never committed
+  if (!h264.ok()) return h264.error();
+  Error e = RunFfmpeg(FfmpegArgs(program, list, options, h264->into()), path, options.progress,
                       [&](ChildProcess& ffmpeg) { return PipeFrames(list, options, ffmpeg); });
   if (e.code != ErrorCode::kOk) return e;
-  Result<std::string> coded = ReadAndRemove(*h264_tmp);
+  Result<std::string> coded = ReadFile(h264->into(), INT64_MAX);
   if (!coded.ok()) return coded.error();
   Result<std::string> mp4 = SpliceMp4(*coded, Mp4Copies(list, options.pacing), list.width, list.height,
                                       options.pacing.fps);
@@ -190,17 +171,15 @@ Error EncodeVideo(const DisplayList& list, const std::string& path, const VideoO
   }
   const std::string program = FindProgram(options.ffmpeg);
   if (program.empty()) return Fail(ErrorCode::kMissingTool, options.ffmpeg + " not found on PATH: " + kInstallHint);
-  Result<std::string> tmp = MakeTempBeside(path);
-  if (!tmp.ok()) return tmp.error();
+  // ffmpeg writes a temporary; a device or FIFO gets its bytes, a link's target is replaced.
+  Result<OutputFile> out = OutputFile::Open(path, OutputFile::Devices::kStaged);
+  if (!out.ok()) return out.error();
   Error e = options.format == VideoFormat::kMp4 && options.mp4 == Mp4Coding::kSplice
-                ? EncodeMp4(program, list, options, path, *tmp)
-                : RunFfmpeg(FfmpegArgs(program, list, options, *tmp), *tmp, path, options.progress,
+                ? EncodeMp4(program, list, options, path, out->into())
+                : RunFfmpeg(FfmpegArgs(program, list, options, out->into()), path, options.progress,
                             [&](ChildProcess& ffmpeg) { return PipeFrames(list, options, ffmpeg); });
-  if (e.code != ErrorCode::kOk) {
-    DiscardStaged(*tmp);
-    return e;
-  }
-  return CommitStaged(*tmp, path);  // a device or FIFO gets the bytes; a link's target is replaced
+  if (e.code != ErrorCode::kOk) return e;
+  return out->Commit();
 }
 
 }  // namespace ppsim::render

@@ -21,9 +21,12 @@ namespace ppsim {
 // One output being written, what every writer goes through (a string, a
 // stream, ffmpeg, several outputs committed together). into() names the file
 // to write: `path` itself for stdout ("-") and, with Devices::kInPlace, for a
-// device or FIFO; otherwise a fresh temporary beside the target, as
-// StageOutput makes. Commit() moves it into place. Destroyed uncommitted, it
-// removes its temporary: a failed run leaves the previous file untouched.
+// device or FIFO; otherwise a fresh, empty temporary beside the
+// (link-resolved) target — in $TMPDIR for a device or FIFO — that a signal
+// removes too (temp_registry.h). Commit() moves it into place: renamed over
+// the target, or its bytes copied into a device or FIFO. Destroyed
+// uncommitted, it removes its temporary: a failed run leaves the previous
+// file untouched and nothing behind.
 class OutputFile {
  public:
   // What a device or FIFO gets: written directly, or (for outputs committed
@@ -49,19 +52,6 @@ class OutputFile {
 
 // Writes `data` to `path` as above. kIo on failure, naming the path.
 Error WriteFileAtomically(const std::string& path, const std::string& data);
-
-// OutputFile's parts, for a writer that must hold a temporary by name: a fresh, empty temporary for `path` — beside its (link-resolved)
-// target, or in $TMPDIR when the target is a device or FIFO. It is removed
-// if the run is interrupted (temp_registry.h). kIo if it cannot be created.
-Result<std::string> StageOutput(const std::string& path);
-// Moves a staged temporary onto `path`: rename over the target, or for a
-// device/FIFO copy its bytes there; the temporary is gone afterwards.
-Error CommitStaged(const std::string& tmp, const std::string& path);
-// True iff `path` (links followed) is a character device or FIFO, which a
-// writer opens and writes in place instead of staging.
-bool WritesInPlace(const std::string& path);
-// Removes a staged temporary that will not be committed.
-void DiscardStaged(const std::string& tmp);
 
 // Files read as input (scenes, claims, schedules, timelines, cost files) are
 // refused above this size, before reading.
