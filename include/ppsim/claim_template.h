@@ -23,9 +23,9 @@ struct TemplatePiece {
   int column = 0;                 // 1-based column of the placeholder's first character
 };
 
-// Returns kParse "column C: ..." (and sets *error_column) for an unclosed
-// "{", a stray "}" or a placeholder that does not parse.
-Result<std::vector<TemplatePiece>> ParseTemplate(std::string_view tmpl, int* error_column = nullptr);
+// Returns a kParse Error at the column (in the template) of an unclosed "{",
+// a stray "}" or a placeholder that does not parse.
+Result<std::vector<TemplatePiece>> ParseTemplate(std::string_view tmpl);
 
 // Fills every placeholder. Errors as ParseTemplate and Evaluate.
 Result<std::string> FillTemplate(std::string_view tmpl, const std::vector<RunResult>& runs, const Params& params);

@@ -97,22 +97,23 @@ class Claim {
 };
 
 // Parses a claim: the result must be true/false valued. On error returns a
-// kParse Error "column C: what went wrong" and sets *error_column to C.
-Result<Claim> ParseClaim(std::string_view text, int* error_column = nullptr);
+// kParse Error whose column (from 1, in characters) is where it went wrong:
+// Text() "column C: what went wrong"; Error::At places it in a file.
+Result<Claim> ParseClaim(std::string_view text);
 // Parses an expression of either type (template placeholders).
-Result<Claim> ParseExpression(std::string_view text, int* error_column = nullptr);
+Result<Claim> ParseExpression(std::string_view text);
 
 // Checks that every run and parameter the claim reads exists: a kUnknownName
-// Error "column C: no run named 'X' (runs: A, B)" otherwise.
-Error CheckNames(const Claim& claim, const std::vector<std::string>& runs, const Params& params,
-                 int* error_column = nullptr);
+// Error at the name's column, "no run named 'X' (runs: A, B)", otherwise.
+Error CheckNames(const Claim& claim, const std::vector<std::string>& runs, const Params& params);
 
 // A number or a truth value.
 struct ClaimValue {
   bool is_truth = false;
   bool truth = false;
   Rational number;
-  std::string ToString() const;   // "true", "18", "1/2" (exact)
+  std::string ToString() const;   // "true", "18", "1/2" (exact; JSON)
+  std::string ToText() const;     // "true", "18", "1/2 (0.5000)" (Rational::ToText; messages)
   std::string ToDisplay() const;  // "true", "18", "0.5" (decimal when finite)
 };
 
@@ -131,10 +132,9 @@ struct Evaluation {
 
 // Evaluates the claim; `and` / `or` skip their right side when the left
 // decides. Errors: unknown run or parameter (kUnknownName), division by zero or a
-// device out of range (kInvalidValue), overflow (kTooLarge); each message
-// starts "column C: ".
-Result<Evaluation> Evaluate(const Claim& claim, const std::vector<RunResult>& runs, const Params& params,
-                            int* error_column = nullptr);
+// device out of range (kInvalidValue), overflow (kTooLarge); each at the
+// column of the term at fault.
+Result<Evaluation> Evaluate(const Claim& claim, const std::vector<RunResult>& runs, const Params& params);
 
 // Where two runs part ways: the first tick t >= 0 at which the number of ops
 // completed by t (ops with end <= t) differs between the two timelines.
@@ -160,15 +160,10 @@ struct ClaimResult {
 };
 
 // Parses, checks and evaluates one claim. Errors as ParseClaim / Evaluate.
-Result<ClaimResult> CheckClaim(std::string_view check, const std::vector<RunResult>& runs, const Params& params,
-                               int* error_column = nullptr);
+Result<ClaimResult> CheckClaim(std::string_view check, const std::vector<RunResult>& runs, const Params& params);
 // The same for a claim already parsed (a sweep parses each claim once).
-Result<ClaimResult> CheckClaim(const Claim& claim, const std::vector<RunResult>& runs, const Params& params,
-                               int* error_column = nullptr);
-// All of them; an error message is prefixed "claim N: " (1-based). A false
-// claim is not an error: look at holds (AllHold).
-Result<std::vector<ClaimResult>> CheckClaims(const std::vector<std::string>& checks,
-                                             const std::vector<RunResult>& runs, const Params& params);
+Result<ClaimResult> CheckClaim(const Claim& claim, const std::vector<RunResult>& runs, const Params& params);
+// A false claim is not an error: look at holds.
 bool AllHold(const std::vector<ClaimResult>& results);
 
 }  // namespace ppsim

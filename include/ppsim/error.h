@@ -1,9 +1,10 @@
-// Errors are values. A Status names what failed in one line; the CLI turns
-// its code into a distinct process exit code (see ExitCode) and prints the
-// message, never a stack trace.
+// Errors are values. An Error names what failed in one line; the CLI turns
+// its code into a distinct process exit code (see ExitCode) and prints its
+// Text(), never a stack trace.
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <utility>
 #include <variant>
 
@@ -28,9 +29,81 @@ enum class ErrorCode : int {
   kInternal = 70,
 };
 
-struct Error {
+// What failed, as a value (leveldb's Status). `field` names the value at
+// fault and `message` says what is wrong with it; where it happened (a file,
+// a line, a column) is kept apart, and context is added by wrapping with
+// With(), never by editing the message. Text() is the one line a user sees:
+//
+//   "scene.toml:3:5: run A: P must be ≥ 1, got 0"
+//    `-- position --' `With'  `-- field + message --'
+//
+// A library names its own fields ("P", "chunks", "fps"); a front end that
+// spells them otherwise (the CLI's "-P", "--chunks") renames `field` before
+// printing (Renamed), so only the front end knows its flags.
+class Error {
+ public:
   ErrorCode code = ErrorCode::kInternal;
-  std::string message;
+  std::string message;  // follows `field` when there is one: " must be ≥ 1, got 0", ": 'x' is not ..."
+  std::string field;    // the value at fault, named at the front of Text(); "" = none
+  std::string file;     // where: a file path, or how the value was given ("--set P=0"); "" = none
+  int line = 0;         // 1-based; 0 = none
+  int column = 0;       // 1-based; 0 = none
+
+  Error() = default;
+  Error(ErrorCode c, std::string what) : code(c), message(std::move(what)) {}
+
+  static Error Ok() { return Error(ErrorCode::kOk, {}); }
+  bool ok() const { return code == ErrorCode::kOk; }
+
+  // "P must be ≥ 1, got 0": Field(kInvalidValue, "P", " must be ≥ 1, got 0").
+  static Error Field(ErrorCode code, std::string field, std::string what) {
+    Error e(code, std::move(what));
+    e.field = std::move(field);
+    return e;
+  }
+
+  // The same error, with `prefix: ` in front of the field and message. The
+  // field is folded into the message: only a bare field may be renamed.
+  Error With(std::string_view prefix) const {
+    Error e = *this;
+    e.message = std::string(prefix) + ": " + e.field + e.message;
+    e.field.clear();
+    return e;
+  }
+  // The same error, placed at file:line:column. A column the error already
+  // has counts within the text that starts at `column` (a claim's text in a
+  // scene), so the two add up. An error placed in a file already stays there
+  // (the innermost source is the one to look at).
+  Error At(std::string in_file, int at_line = 0, int at_column = 0) const {
+    Error e = *this;
+    if (!e.file.empty()) return e;
+    e.file = std::move(in_file);
+    if (e.line == 0) {
+      e.line = at_line;
+      e.column = e.column > 0 && at_column > 0 ? at_column + e.column - 1 : (at_column > 0 ? at_column : e.column);
+    }
+    return e;
+  }
+  // The same error with its field called `name` (the CLI's flag for it).
+  Error Renamed(std::string name) const {
+    Error e = *this;
+    if (!e.field.empty()) e.field = std::move(name);
+    return e;
+  }
+
+  // "file:line:col: field message", "column C: ...", or "field message".
+  std::string Text() const {
+    std::string at;
+    if (!file.empty()) {
+      at = file;
+      if (line > 0) at += ":" + std::to_string(line) + (column > 0 ? ":" + std::to_string(column) : "");
+      else if (column > 0) at += " (column " + std::to_string(column) + ")";
+      at += ": ";
+    } else if (column > 0) {
+      at = "column " + std::to_string(column) + ": ";
+    }
+    return at + field + message;
+  }
 };
 
 // A value or an Error.
@@ -57,7 +130,7 @@ class Result {
 
 // Returns an Error (a convenience for `return Fail(...)`).
 inline Error Fail(ErrorCode code, std::string message) {
-  return Error{code, std::move(message)};
+  return Error(code, std::move(message));
 }
 
 inline int ExitCode(ErrorCode code) { return static_cast<int>(code); }

@@ -42,8 +42,13 @@ class Rational {
   // "18", "-3", "1/2": exact, always.
   std::string ToString() const;
   // For people: "18", "0.5", "0.125" when the decimal expansion is finite
-  // (denominator 2^a·5^b), else the reduced fraction "1/3".
+  // (denominator 2^a·5^b), else the reduced fraction "1/3". Scene templates.
   std::string ToDisplay() const;
+  // The value rounded half away from zero to `digits` decimals: "0.3333".
+  std::string ToFixed(int digits) const;
+  // How every text output prints a metric (metric_table.h): "18" when
+  // whole, else the exact fraction and four decimals, "1/3 (0.3333)".
+  std::string ToText() const;
 
  private:
   std::int64_t num_ = 0;

@@ -3,6 +3,8 @@
 #include <exception>
 #include <new>
 
+#include "ppsim/io/problem_options.h"
+
 namespace ppsim::py {
 namespace {
 
@@ -13,12 +15,14 @@ pyb::object& ErrorType() {
   return *type;
 }
 
+// The CLI's line for the same mistake (the keyword arguments are the CLI's flags).
 void Raise(const Error& e) {
+  const std::string text = AsCliError(e).Text();
   if (!ErrorType()) {  // ppsim/__init__.py not imported: still a ValueError
-    PyErr_SetString(PyExc_ValueError, e.message.c_str());
+    PyErr_SetString(PyExc_ValueError, text.c_str());
     return;
   }
-  pyb::object err = ErrorType()(e.message, ExitCode(e.code));
+  pyb::object err = ErrorType()(text, ExitCode(e.code));
   PyErr_SetObject(ErrorType().ptr(), err.ptr());
 }
 

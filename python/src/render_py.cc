@@ -104,7 +104,7 @@ void BindRender(pyb::module_& m) {
         }();
         if (!report && !false_claims.empty()) {
           // One line: the summary, then each false claim.
-          std::string message = report.error().message;
+          std::string message = report.error().Text();
           for (const std::string& line : false_claims) message += "; " + line;
           throw PyError{Fail(report.error().code, message)};
         }

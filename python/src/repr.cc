@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "errors.h"
+#include "ppsim/metric_table.h"
 #include "ppsim/render/render.h"
 
 namespace ppsim::py {
@@ -57,10 +58,8 @@ std::string RunsHtmlTable(const std::vector<render::RunInput>& runs) {
   row("makespan", [](const Timeline&, const Metrics& m) { return std::to_string(m.makespan); });
   row("busy", [](const Timeline&, const Metrics& m) { return std::to_string(m.busy); });
   row("idle (bubble)", [](const Timeline&, const Metrics& m) { return std::to_string(m.idle); });
-  row("bubble_ratio", [](const Timeline&, const Metrics& m) {
-    char b[32];
-    std::snprintf(b, sizeof b, "%.4f", m.bubble_ratio);
-    return std::string(b);
+  row("bubble_ratio", [](const Timeline& t, const Metrics& m) {
+    return FindMetric("bubble_ratio")->value(m, t.problem, -1)->ToText();  // printed the one way (metric_table.h)
   });
   row("peak activations", [](const Timeline&, const Metrics& m) { return std::to_string(m.peak_activations); });
   row("peak per device", [](const Timeline&, const Metrics& m) {

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "ppsim/claims.h"
+#include "ppsim/metric_table.h"
 #include "ppsim/cost_scale.h"
 
 namespace ppsim {
@@ -19,6 +20,11 @@ Params ProblemParams(const Problem& problem) {
 std::string ClaimValue::ToString() const {
   if (is_truth) return truth ? "true" : "false";
   return number.ToString();
+}
+
+std::string ClaimValue::ToText() const {
+  if (is_truth) return truth ? "true" : "false";
+  return number.ToText();
 }
 
 std::string ClaimValue::ToDisplay() const {
@@ -48,10 +54,11 @@ class Evaluator {
       : claim_(claim), runs_(runs), params_(params), values_(claim.nodes().size()),
         evaluated_(claim.nodes().size(), false) {}
 
-  Result<Evaluation> Run(int* error_column) {
+  Result<Evaluation> Run() {
     if (!Eval(claim_.root())) {
-      if (error_column) *error_column = err_column_;
-      return Fail(err_code_, "column " + std::to_string(err_column_) + ": " + err_);
+      Error e = Fail(err_code_, err_);
+      e.column = err_column_;
+      return e;
     }
     Evaluation e;
     e.value = values_[claim_.root()];
@@ -169,31 +176,21 @@ class Evaluator {
     const RunResult* run = FindRun(runs_, n.run);
     if (!run)
       return Bad(ErrorCode::kUnknownName, n.run_column, "no run named '" + n.run + "' (runs: " + RunList(runs_) + ")");
-    const Metrics& m = run->metrics;
-    const std::int64_t P = run->timeline.problem.P;
-    // peak() counts whole-stage sets: a chunk's set is 1/ChunksPerStage of one.
-    const std::int64_t sets_per_stage = ChunksPerStage(run->timeline.problem);
+    const Problem& problem = run->timeline.problem;
+    const MetricInfo& metric = *FindMetric(n.name);  // the parser admits only the table's names
     Rational& out = values_[i].number;
     std::string name = n.name + "(" + n.run + ")";
-    std::optional<Rational> r;
-    if (n.name == "makespan") r = m.makespan;
-    else if (n.name == "busy") r = m.busy;
-    else if (n.name == "idle") r = m.idle;
-    else if (n.name == "transfers") r = m.transfers;
-    else if (n.name == "bubble_ratio") r = m.busy > 0 ? Rational::Of(m.idle, m.busy) : Rational(0);
-    else if (n.name == "bubble_fraction") r = m.makespan > 0 ? Rational::Of(m.idle, P * m.makespan) : Rational(0);
-    else if (n.name == "peak_sets" && n.a < 0) r = m.peak_activations;
-    else if (n.name == "peak" && n.a < 0) r = Rational::Of(m.peak_activations, sets_per_stage);
-    else if (n.name == "peak" || n.name == "peak_sets") {
+    int device = -1;
+    if (n.a >= 0) {
       const Rational d = values_[n.a].number;
-      if (!d.integral() || d.num() < 0 || d.num() >= P)
+      if (!d.integral() || d.num() < 0 || d.num() >= problem.P)
         return Bad(ErrorCode::kInvalidValue, claim_.nodes()[n.a].column,
                    "device " + d.ToString() + " is out of range: run '" + n.run + "' has devices 0.." +
-                       std::to_string(P - 1));
-      const std::int64_t sets = m.peak_activations_per_device[d.num()];
-      r = n.name == "peak" ? Rational::Of(sets, sets_per_stage) : std::optional<Rational>(sets);
+                       std::to_string(problem.P - 1));
+      device = static_cast<int>(d.num());
       name = n.name + "(" + n.run + ", " + d.ToString() + ")";
     }
+    const std::optional<Rational> r = metric.value(run->metrics, problem, device);
     if (!r) return Bad(ErrorCode::kTooLarge, n.column, "'" + n.text + "' overflows 64-bit exact arithmetic");
     out = *r;
     Name(std::move(name), values_[i]);
@@ -225,7 +222,7 @@ std::vector<Tick> SortedEnds(const Timeline& t) {
 
 }  // namespace
 
-Error CheckNames(const Claim& claim, const std::vector<std::string>& runs, const Params& params, int* error_column) {
+Error CheckNames(const Claim& claim, const std::vector<std::string>& runs, const Params& params) {
   for (const Claim::Node& n : claim.nodes()) {
     int column = 0;
     std::string what;
@@ -242,20 +239,20 @@ Error CheckNames(const Claim& claim, const std::vector<std::string>& runs, const
     } else {
       continue;
     }
-    if (error_column) *error_column = column;
-    return Fail(ErrorCode::kUnknownName, "column " + std::to_string(column) + ": " + what);
+    Error e = Fail(ErrorCode::kUnknownName, what);
+    e.column = column;
+    return e;
   }
-  return Error{ErrorCode::kOk, ""};
+  return Error::Ok();
 }
 
-Result<Evaluation> Evaluate(const Claim& claim, const std::vector<RunResult>& runs, const Params& params,
-                            int* error_column) {
+Result<Evaluation> Evaluate(const Claim& claim, const std::vector<RunResult>& runs, const Params& params) {
   // Every name first: `and`, `or` and `implies` skip a side, and a typo on the
   // skipped side is still a typo (and a false claim then reads both runs).
   std::vector<std::string> names;
   for (const RunResult& r : runs) names.push_back(r.name);
-  if (Error e = CheckNames(claim, names, params, error_column); e.code != ErrorCode::kOk) return e;
-  return Evaluator(claim, runs, params).Run(error_column);
+  if (Error e = CheckNames(claim, names, params); !e.ok()) return e;
+  return Evaluator(claim, runs, params).Run();
 }
 
 std::optional<Divergence> FirstDivergence(const RunResult& a, const RunResult& b) {
@@ -283,7 +280,7 @@ std::optional<Divergence> FirstDivergence(const RunResult& a, const RunResult& b
 std::string ClaimResult::Explain() const {
   std::string s = check + (holds ? " holds" : " is false");
   for (size_t i = 0; i < values.size(); ++i)
-    s += (i == 0 ? ": " : ", ") + values[i].name + " = " + values[i].value.ToString();
+    s += (i == 0 ? ": " : ", ") + values[i].name + " = " + values[i].value.ToText();
   if (divergence) {
     const Divergence& d = *divergence;
     s += "; first tick where one run is ahead: " + std::to_string(d.tick) + " (" + d.ahead + " has completed " +
@@ -292,16 +289,14 @@ std::string ClaimResult::Explain() const {
   return s;
 }
 
-Result<ClaimResult> CheckClaim(std::string_view check, const std::vector<RunResult>& runs, const Params& params,
-                               int* error_column) {
-  Result<Claim> claim = ParseClaim(check, error_column);
+Result<ClaimResult> CheckClaim(std::string_view check, const std::vector<RunResult>& runs, const Params& params) {
+  Result<Claim> claim = ParseClaim(check);
   if (!claim.ok()) return claim.error();
-  return CheckClaim(*claim, runs, params, error_column);
+  return CheckClaim(*claim, runs, params);
 }
 
-Result<ClaimResult> CheckClaim(const Claim& claim, const std::vector<RunResult>& runs, const Params& params,
-                               int* error_column) {
-  Result<Evaluation> e = Evaluate(claim, runs, params, error_column);
+Result<ClaimResult> CheckClaim(const Claim& claim, const std::vector<RunResult>& runs, const Params& params) {
+  Result<Evaluation> e = Evaluate(claim, runs, params);
   if (!e.ok()) return e.error();
   ClaimResult r;
   r.check = claim.text();
@@ -311,17 +306,6 @@ Result<ClaimResult> CheckClaim(const Claim& claim, const std::vector<RunResult>&
   if (!r.holds && read.size() == 2)
     r.divergence = FirstDivergence(*FindRun(runs, read[0]), *FindRun(runs, read[1]));
   return r;
-}
-
-Result<std::vector<ClaimResult>> CheckClaims(const std::vector<std::string>& checks,
-                                             const std::vector<RunResult>& runs, const Params& params) {
-  std::vector<ClaimResult> results;
-  for (size_t i = 0; i < checks.size(); ++i) {
-    Result<ClaimResult> r = CheckClaim(checks[i], runs, params);
-    if (!r.ok()) return Fail(r.error().code, "claim " + std::to_string(i + 1) + ": " + r.error().message);
-    results.push_back(std::move(*r));
-  }
-  return results;
 }
 
 bool AllHold(const std::vector<ClaimResult>& results) {

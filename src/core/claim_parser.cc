@@ -7,24 +7,11 @@
 #include <vector>
 
 #include "ppsim/claims.h"
+#include "ppsim/metric_table.h"
 
 namespace ppsim {
 
 namespace {
-
-struct Metric {
-  const char* name;
-  bool device_arg;  // takes an optional second argument (a device)
-};
-constexpr Metric kMetrics[] = {{"makespan", false}, {"busy", false},         {"idle", false},
-                               {"transfers", false}, {"peak", true},          {"bubble_ratio", false},
-                               {"bubble_fraction", false}, {"peak_sets", true}};
-
-const Metric* FindMetric(std::string_view name) {
-  for (const Metric& m : kMetrics)
-    if (name == m.name) return &m;
-  return nullptr;
-}
 
 // Multi-byte operator spellings and what they mean.
 struct Spelling {
@@ -48,12 +35,12 @@ class ClaimParser {
  public:
   explicit ClaimParser(std::string_view text) : s_(text) { claim_.text_ = std::string(text); }
 
-  Result<Claim> Parse(bool need_truth, int* error_column) {
+  Result<Claim> Parse(bool need_truth) {
     if (s_.size() > kMaxClaimBytes)
       return Failure(0, "the claim is " + std::to_string(s_.size()) + " bytes long, over the limit " +
-                            std::to_string(kMaxClaimBytes), error_column);
+                            std::to_string(kMaxClaimBytes));
     SkipSpace();
-    if (AtEnd()) return Failure(pos_, "empty claim", error_column);
+    if (AtEnd()) return Failure(pos_, "empty claim");
     int root = Or();
     if (root >= 0) {
       SkipSpace();
@@ -67,7 +54,7 @@ class ClaimParser {
     if (root >= 0 && need_truth && !claim_.nodes_[root].truth)
       Fault(0, "a claim must be true or false (a comparison), but '" + claim_.nodes_[root].text + "' is a number"),
           root = -1;
-    if (root < 0) return Failure(err_pos_, err_, error_column);
+    if (root < 0) return Failure(err_pos_, err_);
     claim_.root_ = root;
     return std::move(claim_);
   }
@@ -105,10 +92,10 @@ class ClaimParser {
     err_pos_ = at;
     err_ = std::move(what);
   }
-  Result<Claim> Failure(size_t at, const std::string& what, int* error_column) const {
-    const int col = Column(at);
-    if (error_column) *error_column = col;
-    return Fail(ErrorCode::kParse, "column " + std::to_string(col) + ": " + what);
+  Result<Claim> Failure(size_t at, const std::string& what) const {
+    Error e = Fail(ErrorCode::kParse, what);
+    e.column = Column(at);
+    return e;
   }
 
   // Every node records its depth in the tree; one deeper than kMaxClaimDepth
@@ -369,10 +356,9 @@ class ClaimParser {
       return Add(std::move(n), from);
     }
     if (name == "floor" || name == "ceil" || name == "min" || name == "max") return Math(name, from);
-    const Metric* metric = FindMetric(name);
+    const MetricInfo* metric = FindMetric(name);
     if (!metric) {
-      Fault(from, "unknown function '" + name +
-                      "' (known: makespan, busy, idle, transfers, peak, peak_sets, bubble_ratio, bubble_fraction, floor, ceil, min, max)");
+      Fault(from, "unknown function '" + name + "' (known: " + MetricNames() + ", floor, ceil, min, max)");
       return -1;
     }
     ++pos_;  // '('
@@ -386,7 +372,7 @@ class ClaimParser {
     if (!AtEnd() && s_[pos_] == ',') {
       const size_t comma = pos_;
       ++pos_;
-      if (!metric->device_arg) {
+      if (!metric->per_device) {
         Fault(comma, name + "() takes one argument, the run");
         return -1;
       }
@@ -464,12 +450,12 @@ class ClaimParser {
   size_t err_pos_ = 0;
 };
 
-Result<Claim> ParseClaim(std::string_view text, int* error_column) {
-  return ClaimParser(text).Parse(true, error_column);
+Result<Claim> ParseClaim(std::string_view text) {
+  return ClaimParser(text).Parse(true);
 }
 
-Result<Claim> ParseExpression(std::string_view text, int* error_column) {
-  return ClaimParser(text).Parse(false, error_column);
+Result<Claim> ParseExpression(std::string_view text) {
+  return ClaimParser(text).Parse(false);
 }
 
 std::vector<std::string> Claim::Runs() const {

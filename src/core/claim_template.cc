@@ -12,15 +12,15 @@ int ColumnOf(std::string_view s, size_t byte) {
   return col;
 }
 
-Error At(std::string_view s, size_t byte, const std::string& what, int* error_column) {
-  const int col = ColumnOf(s, byte);
-  if (error_column) *error_column = col;
-  return Fail(ErrorCode::kParse, "column " + std::to_string(col) + ": " + what);
+Error At(std::string_view s, size_t byte, const std::string& what) {
+  Error e = Fail(ErrorCode::kParse, what);
+  e.column = ColumnOf(s, byte);
+  return e;
 }
 
 }  // namespace
 
-Result<std::vector<TemplatePiece>> ParseTemplate(std::string_view s, int* error_column) {
+Result<std::vector<TemplatePiece>> ParseTemplate(std::string_view s) {
   std::vector<TemplatePiece> pieces;
   std::string literal;
   for (size_t i = 0; i < s.size(); ++i) {
@@ -31,7 +31,7 @@ Result<std::vector<TemplatePiece>> ParseTemplate(std::string_view s, int* error_
         ++i;
         continue;
       }
-      return At(s, i, "'}' without a matching '{' (write '}}' for a literal brace)", error_column);
+      return At(s, i, "'}' without a matching '{' (write '}}' for a literal brace)");
     }
     if (c != '{') {
       literal += c;
@@ -44,18 +44,13 @@ Result<std::vector<TemplatePiece>> ParseTemplate(std::string_view s, int* error_
     }
     const size_t close = s.find('}', i + 1);
     if (close == std::string_view::npos)
-      return At(s, i, "'{' is never closed (write '{{' for a literal brace)", error_column);
-    int inner_column = 0;
-    Result<Claim> expr = ParseExpression(s.substr(i + 1, close - i - 1), &inner_column);
+      return At(s, i, "'{' is never closed (write '{{' for a literal brace)");
+    Result<Claim> expr = ParseExpression(s.substr(i + 1, close - i - 1));
     if (!expr.ok()) {
-      // Re-anchor the expression's column on the whole template.
-      const int col = ColumnOf(s, i + 1) + inner_column - 1;
-      if (error_column) *error_column = col;
-      const std::string& m = expr.error().message;
-      const size_t colon = m.find(": ");
-      return Fail(ErrorCode::kParse, "column " + std::to_string(col) + ": in '{" +
-                                         std::string(s.substr(i + 1, close - i - 1)) + "}': " +
-                                         (colon == std::string::npos ? m : m.substr(colon + 2)));
+      // The expression's column, counted on the whole template.
+      Error e = expr.error().With("in '{" + std::string(s.substr(i + 1, close - i - 1)) + "}'");
+      e.column = ColumnOf(s, i + 1) + e.column - 1;
+      return e;
     }
     if (!literal.empty()) pieces.push_back({std::move(literal), false, std::nullopt, 0});
     literal.clear();
@@ -77,10 +72,9 @@ Result<std::string> FillTemplate(std::string_view tmpl, const std::vector<RunRes
     }
     Result<Evaluation> e = Evaluate(*p.expr, runs, params);
     if (!e.ok()) {
-      const std::string& m = e.error().message;
-      const size_t colon = m.find(": ");
-      return Fail(e.error().code, "in '{" + p.expr->text() + "}' at column " + std::to_string(p.column) + ": " +
-                                      (colon == std::string::npos ? m : m.substr(colon + 2)));
+      Error err = e.error().With("in '{" + p.expr->text() + "}' at column " + std::to_string(p.column));
+      err.column = 0;  // named in the context: the placeholder's, not the term's
+      return err;
     }
     out += e->value.ToDisplay();
   }

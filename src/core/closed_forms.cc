@@ -67,7 +67,7 @@ void PredictCombined(const std::string& schedule, const Problem& p, Prediction& 
   const std::int64_t chunks = std::int64_t{p.v} * p.M;
   out.makespan = (chunks + p.P - 1) * fb;
   out.makespan_formula = "(vM+P-1)(F+B) per chunk";
-  out.bubble_ratio = Ratio::Of(p.P - 1, chunks);
+  out.bubble_ratio = Rational::Of(p.P - 1, chunks);
   out.bubble_formula = "(P-1)/(vM)";
   if (p.hold != HoldMode::kResident) return;
   const int group = p.group != 0 ? p.group : p.P;
@@ -80,17 +80,6 @@ void PredictCombined(const std::string& schedule, const Problem& p, Prediction& 
 
 }  // namespace
 
-Ratio Ratio::Of(std::int64_t num, std::int64_t den) {
-  if (den < 0) { num = -num; den = -den; }
-  const std::int64_t g = std::gcd(num, den);
-  if (g > 1) { num /= g; den /= g; }
-  return {num, den};
-}
-
-std::string Ratio::ToString() const {
-  return den == 1 ? std::to_string(num) : std::to_string(num) + "/" + std::to_string(den);
-}
-
 Prediction Predict(const std::string& schedule, const Problem& p) {
   Prediction out;
   const auto f = Uniform(p.costs.f), b = Uniform(p.costs.b);
@@ -100,7 +89,7 @@ Prediction Predict(const std::string& schedule, const Problem& p) {
   if (schedule == "gpipe" || schedule == "1f1b") {
     out.makespan = (p.M + p.P - 1) * fb;
     out.makespan_formula = "(M+P-1)(F+B)";
-    out.bubble_ratio = Ratio::Of(p.P - 1, p.M);
+    out.bubble_ratio = Rational::Of(p.P - 1, p.M);
     out.bubble_formula = "(P-1)/M";
     std::vector<std::int64_t> peaks(p.P);
     for (int d = 0; d < p.P; ++d) {
@@ -120,7 +109,7 @@ Prediction Predict(const std::string& schedule, const Problem& p) {
   if (schedule == "interleaved" && group >= p.P) {
     out.makespan = (std::int64_t{p.v} * p.M + p.P - 1) * fb;
     out.makespan_formula = "(vM+P-1)(F+B) per chunk";
-    out.bubble_ratio = Ratio::Of(p.P - 1, std::int64_t{p.v} * p.M);
+    out.bubble_ratio = Rational::Of(p.P - 1, std::int64_t{p.v} * p.M);
     out.bubble_formula = "(P-1)/(vM)";
   }
   PredictVShape(schedule, p, out);

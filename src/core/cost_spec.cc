@@ -4,6 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "ppsim/problem_keys.h"
+
 namespace ppsim {
 
 bool ParseTick(std::string_view text, Tick& out) {
@@ -27,39 +29,27 @@ std::vector<std::string_view> Split(std::string_view s, char sep) {
   return parts;
 }
 
-Error Bad(std::string_view item, const std::string& why) {
-  return Fail(ErrorCode::kInvalidValue, "--cost: '" + std::string(item) + "': " + why);
+Error Bad(ErrorCode code, std::string_view item, const std::string& why) {
+  return Error::Field(code, "costs", ": '" + std::string(item) + "': " + why);
 }
 
 }  // namespace
 
 Error ApplyCostSpec(std::string_view spec, Costs& costs) {
+  Problem p;  // the table stores into a Problem
+  p.costs = costs;
   for (std::string_view item : Split(spec, ',')) {
     const size_t eq = item.find('=');
-    if (eq == std::string_view::npos) return Bad(item, "expected KIND=VALUE, e.g. F=1,B=2");
-    const std::string_view kind = item.substr(0, eq);
-    std::vector<Tick>* target = kind == "F"    ? &costs.f
-                                : kind == "B"  ? &costs.b
-                                : kind == "W"  ? &costs.w
-                                : kind == "FB" ? &costs.fb
-                                : kind == "BW" ? &costs.bw
-                                               : nullptr;
-    if (target == nullptr) return Bad(item, "unknown kind '" + std::string(kind) + "' (known: F, B, W, FB, BW)");
-    std::vector<Tick> values;
-    for (std::string_view v : Split(item.substr(eq + 1), ':')) {
-      Tick t = 0;
-      if (!ParseTick(v, t)) {
-        const bool digits = !v.empty() && v.find_first_not_of("0123456789") == std::string_view::npos;
-        return Bad(item, digits ? "'" + std::string(v) + "' overflows a 64-bit tick count"
-                                : "'" + std::string(v) + "' is not a whole number of ticks");
-      }
-      if (t <= 0) return Bad(item, "costs must be ≥ 1 tick, got " + std::to_string(t));
-      if (t > kMaxCost) return Bad(item, "cost " + std::to_string(t) + " exceeds the limit " + std::to_string(kMaxCost));
-      values.push_back(t);
-    }
-    *target = std::move(values);
+    if (eq == std::string_view::npos) return Bad(ErrorCode::kInvalidValue, item, "expected KIND=VALUE, e.g. F=1,B=2");
+    const std::string key = "costs." + std::string(item.substr(0, eq));
+    if (FindProblemKey(key) == nullptr)
+      return Bad(ErrorCode::kUnknownName, item,
+                 "unknown kind '" + std::string(item.substr(0, eq)) + "' (known: F, B, W, FB, BW)");
+    Error e = SetProblemKey(key, KeyValue::FromText(item.substr(eq + 1)), p);
+    if (!e.ok()) return Bad(e.code, item, e.Text());
   }
-  return Error{ErrorCode::kOk, ""};
+  costs = std::move(p.costs);
+  return Error::Ok();
 }
 
 }  // namespace ppsim

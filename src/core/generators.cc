@@ -8,22 +8,25 @@
 namespace ppsim {
 namespace {
 
-Error Ok() { return Error{ErrorCode::kOk, ""}; }
+Error Ok() { return Error::Ok(); }
 
 Error CheckNone(const Problem&) { return Ok(); }
 
-Error CheckInterleaved(const Problem& p) {
-  if (p.group != 0) return CheckMegatronGroup(p, "interleaved");
+// Interleaved 1F1B's rounds, which ZB-1P (`name`) shares.
+Error CheckRounds(const Problem& p, const std::string& name) {
+  if (p.group != 0) return CheckMegatronGroup(p, name);
   // PyTorch groups microbatches into rounds of M / max(1, M / P); Megatron-LM
   // needs M to be a multiple of P, which is the case its order is defined for.
   const int rounds = std::max(1, p.M / p.P);
   if (p.M % rounds != 0)
     return Fail(ErrorCode::kPrecondition,
-                "interleaved needs M divisible by its number of rounds max(1, M/P) = " + std::to_string(rounds) +
+                name + " needs M divisible by its number of rounds max(1, M/P) = " + std::to_string(rounds) +
                     "; got M = " + std::to_string(p.M) + ", P = " + std::to_string(p.P) +
                     " (use M a multiple of P, e.g. " + std::to_string(rounds * p.P) + ")");
   return Ok();
 }
+
+Error CheckInterleaved(const Problem& p) { return CheckRounds(p, "interleaved"); }
 
 Error CheckCombined1F1B(const Problem& p) {
   if (p.P == 1) {  // Megatron runs forward_backward_no_pipelining: no chunks, no groups
@@ -44,11 +47,7 @@ Error CheckCombined1F1B(const Problem& p) {
 Error CheckVHalf(const Problem& p) { return CheckVShapeGreedySize(p, "v-half"); }
 Error CheckVMin(const Problem& p) { return CheckVShapeGreedySize(p, "v-min"); }
 
-Error CheckZB1P(const Problem& p) {
-  Error e = CheckInterleaved(p);
-  if (e.code != ErrorCode::kOk) e.message = "zb1p" + e.message.substr(std::string("interleaved").size());
-  return e;
-}
+Error CheckZB1P(const Problem& p) { return CheckRounds(p, "zb1p"); }
 
 Error CheckDualPipeV(const Problem& p) {
   if (p.M < 2 * p.P)

@@ -107,4 +107,20 @@ std::string Rational::ToDisplay() const {
   return (num_ < 0 ? "-" : "") + digits;
 }
 
+std::string Rational::ToFixed(int digits) const {
+  i128 scale = 1;
+  for (int i = 0; i < digits; ++i) scale *= 10;
+  const i128 n = Abs(num_) * scale;
+  i128 q = n / den_;
+  if ((n % den_) * 2 >= den_) ++q;  // half away from zero
+  std::string s = std::to_string(static_cast<std::uint64_t>(q / scale));  // |value| < 2^63: fits
+  if (digits > 0) {
+    std::string frac = std::to_string(static_cast<std::uint64_t>(q % scale));
+    s += "." + std::string(digits - frac.size(), '0') + frac;
+  }
+  return (num_ < 0 && q != 0 ? "-" : "") + s;
+}
+
+std::string Rational::ToText() const { return den_ == 1 ? ToString() : ToString() + " (" + ToFixed(4) + ")"; }
+
 }  // namespace ppsim

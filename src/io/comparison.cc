@@ -7,6 +7,7 @@
 
 #include "ppsim/cost_scale.h"
 #include "ppsim/generators.h"
+#include "ppsim/metric_table.h"
 #include "ppsim/rational.h"
 #include "ppsim/simulate.h"
 
@@ -39,7 +40,7 @@ std::string ComparisonText(const std::vector<ComparedRun>& rows) {
               : "costs per chunk, as given (--cost-per chunk)")
       << "; " << TickScaleText(p) << "\n\n";
   auto cell = [](std::string s) {
-    constexpr size_t kWidth = 34;
+    constexpr size_t kWidth = 38;
     size_t visible = 0;  // "✓"/"✗" are three bytes, one column
     for (unsigned char c : s) visible += (c & 0xC0) != 0x80;
     if (visible < kWidth) s.append(kWidth - visible, ' ');
@@ -63,16 +64,17 @@ std::string ComparisonText(const std::vector<ComparedRun>& rows) {
        });
   line("busy", [](const Row& r) { return std::to_string(r.metrics.busy); }, none);
   line("idle (bubble)", [](const Row& r) { return IdleSlotsText(r.metrics, r.timeline.problem.P); }, none);
-  line("bubble_ratio idle/busy",
-       [](const Row& r) { return Ratio::Of(r.metrics.idle, r.metrics.busy).ToString(); },
-       [](const Row& r) {
-         const auto& pr = r.prediction;
-         if (!pr.bubble_ratio) return std::string();
-         return "  " + pr.bubble_formula + " = " + pr.bubble_ratio->ToString() + " " +
-                Check(*pr.bubble_ratio == Ratio::Of(r.metrics.idle, r.metrics.busy));
-       });
-  line("bubble_fraction", [](const Row& r) {
-    char b[32]; std::snprintf(b, sizeof b, "%.4f", r.metrics.bubble_fraction); return std::string(b); }, none);
+  // A metric of the table (metric_table.h), printed the one way.
+  auto metric = [](const char* name) {
+    return [name](const Row& r) { return FindMetric(name)->value(r.metrics, r.timeline.problem, -1)->ToText(); };
+  };
+  line("bubble_ratio idle/busy", metric("bubble_ratio"), [](const Row& r) {
+    const auto& pr = r.prediction;
+    if (!pr.bubble_ratio) return std::string();
+    return "  " + pr.bubble_formula + " = " + pr.bubble_ratio->ToString() + " " +  // exact; the decimal is beside
+           Check(pr.bubble_ratio == FindMetric("bubble_ratio")->value(r.metrics, r.timeline.problem, -1));
+  });
+  line("bubble_fraction", metric("bubble_fraction"), none);
   line("transfers", [](const Row& r) { return std::to_string(r.metrics.transfers); }, none);
   line("max idle in a device span", [](const Row& r) { return std::to_string(r.metrics.max_span_idle); },
        [](const Row& r) {

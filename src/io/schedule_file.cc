@@ -58,7 +58,7 @@ Result<Timeline> SimulateScheduleFile(const std::string& path, const Problem& fl
 Result<std::string> ExportSchedule(const std::string& format, const Timeline& t) {
   if (format == "pytorch-csv") return WritePytorchCsv(t.schedule);
   if (format == "text") return WriteScheduleText(t.problem, t.schedule);
-  return Fail(ErrorCode::kUsage, "--export: '" + format + "' is not one of pytorch-csv, text");
+  return Error::Field(ErrorCode::kUsage, "export", ": '" + format + "' is not one of pytorch-csv, text");
 }
 
 }  // namespace ppsim

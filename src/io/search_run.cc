@@ -16,21 +16,22 @@ Result<SearchOptions> ToSearchOptions(const SearchRequest& r) {
   char* end = nullptr;
   s.time_limit_seconds = std::strtod(r.time_limit.c_str(), &end);
   if (r.time_limit.empty() || *end != '\0' || !std::isfinite(s.time_limit_seconds))
-    return Fail(ErrorCode::kInvalidValue, "--time-limit: '" + r.time_limit + "' is not a number of seconds");
+    return Error::Field(ErrorCode::kInvalidValue, "time_limit", ": '" + r.time_limit + "' is not a number of seconds");
   if (s.time_limit_seconds <= 0)
-    return Fail(ErrorCode::kInvalidValue, "--time-limit must be > 0 seconds, got " + r.time_limit);
+    return Error::Field(ErrorCode::kInvalidValue, "time_limit", " must be > 0 seconds, got " + r.time_limit);
   int seed = 0;
-  Error e = ParseIntFlag("--seed", r.seed, 0, 2147483647, seed);
-  if (e.code != ErrorCode::kOk) return e;
+  Error e = ParseIntField("seed", r.seed, 0, 2147483647, seed);
+  if (!e.ok()) return e;
   s.seed = static_cast<std::uint64_t>(seed);
   if (!r.max_activations.empty()) {
     int n = 0;
-    e = ParseIntFlag("--max-activations", r.max_activations, -2147483647, 2147483647, n);
-    if (e.code != ErrorCode::kOk) return e;
+    e = ParseIntField("max_activations", r.max_activations, -2147483647, 2147483647, n);
+    if (!e.ok()) return e;
     if (n < 1)
-      return Fail(ErrorCode::kPrecondition, "--max-activations " + r.max_activations +
-                                                " is below what any schedule needs: the minimum that works is 1 "
-                                                "(a device holds all its chunks of one microbatch at once)");
+      return Error::Field(ErrorCode::kPrecondition, "max_activations",
+                          " " + r.max_activations +
+                              " is below what any schedule needs: the minimum that works is 1 "
+                              "(a device holds all its chunks of one microbatch at once)");
     s.max_activations = n;
   }
   return s;
@@ -38,7 +39,7 @@ Result<SearchOptions> ToSearchOptions(const SearchRequest& r) {
 
 Result<Problem> ToSearchProblem(const SearchRequest& r) {
   if (r.placement != "loop" && r.placement != "vshape")
-    return Fail(ErrorCode::kInvalidValue, "--placement: '" + r.placement + "' is not one of loop, vshape");
+    return Error::Field(ErrorCode::kInvalidValue, "placement", ": '" + r.placement + "' is not one of loop, vshape");
   ProblemOptions po = r.problem;
   if (r.placement == "vshape" && !r.chunks_given) po.chunks = "2";
   Result<Problem> p = ToProblem(po);

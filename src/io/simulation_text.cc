@@ -6,6 +6,7 @@
 #include "ppsim/cost_scale.h"
 #include "ppsim/critical_path.h"
 #include "ppsim/memory_bytes.h"
+#include "ppsim/metric_table.h"
 
 namespace ppsim {
 
@@ -30,11 +31,9 @@ std::string SimulationSummary(const Timeline& t, const Metrics& m) {
                 t.problem.M, t.problem.v, static_cast<long long>(t.problem.comm));
   s += line;
   s += CostBasisText(t.problem) + "; " + TickScaleText(t.problem) + "\n";  // which units the ticks are in
-  std::snprintf(line, sizeof line,
-                "makespan %lld  busy %lld  idle %lld  bubble_ratio %.4f  bubble_fraction %.4f  transfers %lld\n",
-                static_cast<long long>(m.makespan), static_cast<long long>(m.busy), static_cast<long long>(m.idle),
-                m.bubble_ratio, m.bubble_fraction, static_cast<long long>(m.transfers));
-  s += line;
+  // The metric table's values, printed the one way (metric_table.h).
+  for (const char* name : {"makespan", "busy", "idle", "bubble_ratio", "bubble_fraction", "transfers"})
+    s += std::string(name) + " " + FindMetric(name)->value(m, t.problem, -1)->ToText() + (name[0] == 't' ? "\n" : "  ");
   s += "peak activations (" + HoldModeName(t.problem.hold) + "): " + std::to_string(m.peak_activations) +
        " cluster-wide; per device";
   for (auto v : m.peak_activations_per_device) s += " " + std::to_string(v);

@@ -5,6 +5,7 @@
 
 #include "color_util.h"
 #include "svg_items.h"
+#include "ppsim/rational.h"
 
 namespace ppsim::render {
 namespace {
@@ -141,11 +142,8 @@ th:first-child, td:first-child { text-align: left; }
 p { overflow-wrap: anywhere; }
 )CSS";
 
-std::string Ratio(double r) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.4g", r);
-  return buf;
-}
+// idle / busy, printed the one way (metric_table.h): "1/3 (0.3333)".
+std::string Ratio(Tick idle, Tick busy) { return (busy > 0 ? *Rational::Of(idle, busy) : Rational(0)).ToText(); }
 
 // Above the chart, and sticky, so that they stay on screen on a laptop.
 std::string Controls(const DisplayList& list) {
@@ -212,7 +210,7 @@ std::string WriteHtml(const DisplayList& list, const Pacing& pacing, Tick open_a
          "<th>peak (stage-sets)</th><th>P</th><th>M</th><th>v</th></tr>\n";
   for (const RunSummary& r : list.runs) {
     out += "<tr><td>" + XmlEscape(r.name) + "</td><td>" + std::to_string(r.makespan) + "</td><td>" +
-           std::to_string(r.busy) + "</td><td>" + std::to_string(r.idle) + "</td><td>" + Ratio(r.bubble_ratio) +
+           std::to_string(r.busy) + "</td><td>" + std::to_string(r.idle) + "</td><td>" + Ratio(r.idle, r.busy) +
            "</td><td>" + XmlEscape(r.peak_stage_sets) + "</td><td>" + std::to_string(r.P) + "</td><td>" +
            std::to_string(r.M) + "</td><td>" + std::to_string(r.v) + "</td></tr>\n";
   }

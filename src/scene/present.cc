@@ -11,7 +11,7 @@ namespace {
 Result<std::string> Fill(const std::string& tmpl, const std::vector<RunResult>& runs, const Scene& scene,
                          const std::string& what) {
   Result<std::string> s = FillTemplate(tmpl, runs, scene.params);
-  if (!s) return Fail(s.error().code, scene.path + ": " + what + ": " + s.error().message);
+  if (!s) return s.error().With(what).At(scene.path);
   return s;
 }
 

@@ -5,16 +5,19 @@
 #include <sstream>
 #include <toml++/toml.h>
 
+#include "io/toml_key_value.h"
 #include "ppsim/io/atomic_file.h"
 #include "ppsim/cost_spec.h"
 #include "ppsim/generators.h"
+#include "ppsim/problem_keys.h"
 
 namespace ppsim {
 namespace {
 
-// Where a value came from, for messages: "scene.toml:3:5" or "--set P=0".
+// Where a value came from, for messages: scene.toml at 3:5, or "--set P=0"
+// (no line).
 struct Origin {
-  std::string where;
+  std::string file;
   SourcePos pos;
 };
 
@@ -28,15 +31,15 @@ class SceneLoader {
       root = toml::parse(text_, path_);
     } catch (const toml::parse_error& e) {
       const auto& b = e.source().begin;
-      return Fail(ErrorCode::kParse, path_ + ":" + std::to_string(b.line) + ":" + std::to_string(b.column) + ": " +
-                                         std::string(e.description()));
+      return Fail(ErrorCode::kParse, std::string(e.description()))
+          .At(path_, static_cast<int>(b.line), static_cast<int>(b.column));
     }
     return Load(root, overrides);
   }
   Result<Scene> Load(const toml::table& root, const std::vector<std::string>& overrides) {
     if (!Values(root, overrides)) return err_;
     if (auto* runs = root.get("run"); runs && !Runs(*runs)) return err_;
-    if (scene_.runs.empty()) return Fail(ErrorCode::kInvalidValue, path_ + ": the scene has no [[run]]");
+    if (scene_.runs.empty()) return Fail(ErrorCode::kInvalidValue, "the scene has no [[run]]").At(path_);
     if (auto* claims = root.get("claim"); claims && !Claims(*claims)) return err_;
     if (auto* closing = root.get("closing"); closing && !Closing(*closing)) return err_;
     if (auto* render = root.get("render"); render && !Render(*render)) return err_;
@@ -89,16 +92,16 @@ class SceneLoader {
 
   Origin At(const toml::node& node) const {
     const auto& b = node.source().begin;
-    return {path_ + ":" + std::to_string(b.line) + ":" + std::to_string(b.column),
-            {static_cast<int>(b.line), static_cast<int>(b.column)}};
+    return {path_, {static_cast<int>(b.line), static_cast<int>(b.column)}};
   }
   Origin At(const toml::key& key) const {
     const auto& b = key.source().begin;
-    return {path_ + ":" + std::to_string(b.line) + ":" + std::to_string(b.column),
-            {static_cast<int>(b.line), static_cast<int>(b.column)}};
+    return {path_, {static_cast<int>(b.line), static_cast<int>(b.column)}};
   }
-  bool Bad(ErrorCode code, const Origin& o, const std::string& what) {
-    err_ = Fail(code, o.where + ": " + what);
+  bool Bad(ErrorCode code, const Origin& o, const std::string& what) { return Bad(Fail(code, what), o); }
+  // `e` placed at `o` (a column `e` has counts from o's).
+  bool Bad(const Error& e, const Origin& o) {
+    err_ = e.At(o.file, o.pos.line, o.pos.column);
     return false;
   }
 
@@ -119,72 +122,51 @@ class SceneLoader {
     return true;
   }
 
-  // P, M, v/chunks, comm, hold, costs: shared by the top level and [[run]].
-  // Returns 1 if handled, 0 if `key` is not a problem key, -1 on error.
+  // The key table's keys (problem_keys.h), shared by the top level and
+  // [[run]]: P, M, v/chunks, comm, hold, ...; costs and memory as tables
+  // (costs also as the --cost string). Returns 1 if handled, 0 if `key` is
+  // not a problem key, -1 on error.
   int ProblemKey(const std::string& key, const toml::node& node, const Origin& o, Problem* p) {
-    std::int64_t v = 0;
-    if (key == "P") return Int(key, node, o, 1, kMaxDevices, &v) ? (p->P = static_cast<int>(v), 1) : -1;
-    if (key == "M") return Int(key, node, o, 1, kMaxMicrobatches, &v) ? (p->M = static_cast<int>(v), 1) : -1;
-    if (key == "v" || key == "chunks") return Int(key, node, o, 1, kMaxChunks, &v) ? (p->v = static_cast<int>(v), 1) : -1;
-    if (key == "comm") return Int(key, node, o, 0, kMaxCost, &v) ? (p->comm = v, 1) : -1;
-    if (key == "hold") {
-      std::string h;
-      if (!String(key, node, o, &h)) return -1;
-      return Hold(h, o, p) ? 1 : -1;
-    }
     if (key == "costs") return Costs(node, o, p) ? 1 : -1;
-    if (key == "cost_per") {
-      std::string c;
-      if (!String(key, node, o, &c)) return -1;
-      return CostPer(c, o, p) ? 1 : -1;
-    }
-    return 0;
-  }
-  // What a cost describes (cost_scale.h): "stage" (default) or "chunk".
-  bool CostPer(const std::string& c, const Origin& o, Problem* p) {
-    if (c == "stage") p->cost_basis = CostBasis::kStage;
-    else if (c == "chunk") p->cost_basis = CostBasis::kChunk;
-    else return Bad(ErrorCode::kInvalidValue, o, "cost_per must be \"stage\" or \"chunk\", got \"" + c + "\"");
-    return true;
-  }
-  bool Hold(const std::string& h, const Origin& o, Problem* p) {
-    if (h == "held") p->hold = HoldMode::kHeld;
-    else if (h == "resident") p->hold = HoldMode::kResident;
-    else return Bad(ErrorCode::kInvalidValue, o, "hold must be \"held\" or \"resident\", got \"" + h + "\"");
-    return true;
+    if (key == "memory") return Table("memory", node, o, p) ? 1 : -1;
+    if (FindProblemKey(key) == nullptr) return 0;
+    const Error e = SetProblemKey(key, ToKeyValue(node), *p);
+    return e.ok() ? 1 : (Bad(e, o), -1);
   }
   bool CostSpec(const std::string& spec, const Origin& o, Problem* p) {
-    Error e = ApplyCostSpec(spec, p->costs);
-    if (e.code == ErrorCode::kOk) return true;
-    std::string m = e.message;
-    if (m.rfind("--cost: ", 0) == 0) m = m.substr(8);
-    return Bad(e.code, o, "costs: " + m);
+    const Error e = ApplyCostSpec(spec, p->costs);
+    return e.ok() || Bad(e, o);
   }
   // costs = "F=1,B=2" (the --cost syntax) or costs = { F = 1, B = [2, 2, 1, 1] }.
   bool Costs(const toml::node& node, const Origin& o, Problem* p) {
     if (node.is_string()) return CostSpec(node.as_string()->get(), o, p);
     if (!node.is_table())
       return Bad(ErrorCode::kInvalidValue, o, "costs must be a table like { F = 1, B = 2 } or a string \"F=1,B=2\"");
+    return Table("costs", node, o, p);
+  }
+  // [costs] / [memory]: each entry is the key "costs.F", "memory.limit", ...
+  bool Table(const std::string& name, const toml::node& node, const Origin& o, Problem* p) {
+    if (!node.is_table()) return Bad(ErrorCode::kInvalidValue, o, name + " must be a table");
     for (auto&& [key, value] : *node.as_table()) {
-      const std::string k(key.str());
-      const Origin vo = At(value);
-      std::string spec = k + "=";
-      if (value.is_integer()) {
-        spec += std::to_string(value.as_integer()->get());
-      } else if (value.is_array()) {
-        bool first = true;
-        for (const toml::node& x : *value.as_array()) {
-          if (!x.is_integer()) return Bad(ErrorCode::kInvalidValue, At(x), "costs." + k + ": every per-stage cost must be a whole number");
-          spec += (first ? "" : ":") + std::to_string(x.as_integer()->get());
-          first = false;
-        }
-        if (first) return Bad(ErrorCode::kInvalidValue, vo, "costs." + k + ": empty list");
-      } else {
-        return Bad(ErrorCode::kInvalidValue, vo, "costs." + k + " must be a whole number or a list of them (one per stage)");
+      const std::string k = name + "." + std::string(key.str());
+      if (FindProblemKey(k) == nullptr) {
+        std::string known;
+        for (const ppsim::ProblemKey& row : KeyTable())
+          if (std::string_view(row.name).rfind(name + ".", 0) == 0)
+            known += (known.empty() ? "" : ", ") + std::string(row.name + name.size() + 1);
+        return Bad(ErrorCode::kUnknownName, At(key), "unknown key '" + k + "' (known: " + known + ")");
       }
-      if (!CostSpec(spec, vo, p)) return false;
+      const Error e = SetProblemKey(k, ToKeyValue(value), *p);
+      if (!e.ok()) return Bad(e, At(value));
     }
     return true;
+  }
+  // Every top-level key a scene knows, for messages.
+  static std::string TopLevelKeys() {
+    std::string keys = "title, subtitle";
+    for (const ppsim::ProblemKey& row : KeyTable())
+      if (std::string_view(row.name).find('.') == std::string_view::npos) keys += ", " + std::string(row.name);
+    return keys + ", v, costs, memory";
   }
 
   bool TopLevel(const std::string& key, const toml::node& node, const Origin& o) {
@@ -207,9 +189,8 @@ class SceneLoader {
       return true;
     }
     return Bad(ErrorCode::kUnknownName, o,
-               "unknown key '" + key +
-                   "' (known: title, subtitle, P, M, v, chunks, comm, hold, costs, cost_per, [[run]], [[claim]], [closing], "
-                   "[render]; any other top-level number is a parameter)");
+               "unknown key '" + key + "' (known: " + TopLevelKeys() +
+                   ", [[run]], [[claim]], [closing], [render]; any other top-level number is a parameter)");
   }
   static bool IsIdentifier(const std::string& k) {
     if (k.empty() || std::isdigit(static_cast<unsigned char>(k[0]))) return false;
@@ -237,16 +218,18 @@ class SceneLoader {
     const size_t eq = item.find('=');
     if (eq == std::string::npos || eq == 0) return Bad(ErrorCode::kUsage, o, "expected KEY=VALUE, e.g. --set P=8");
     const std::string key = item.substr(0, eq), raw = item.substr(eq + 1);
-    if (key == "title" || key == "subtitle" || key == "hold" || key == "cost_per") {
-      std::string s = raw;
-      if (s.size() >= 2 && s.front() == '"' && s.back() == '"') s = s.substr(1, s.size() - 2);
-      if (key == "hold") return Hold(s, o, &scene_.problem);
-      if (key == "cost_per") return CostPer(s, o, &scene_.problem);
-      (key == "title" ? scene_.title : scene_.subtitle) = s;
+    std::string unquoted = raw;
+    if (unquoted.size() >= 2 && unquoted.front() == '"' && unquoted.back() == '"')
+      unquoted = unquoted.substr(1, unquoted.size() - 2);
+    if (key == "title" || key == "subtitle") {
+      (key == "title" ? scene_.title : scene_.subtitle) = unquoted;
       title_origin_[key == "title" ? 0 : 1] = o;
       return true;
     }
-    if (key.rfind("costs.", 0) == 0) return CostSpec(key.substr(6) + "=" + raw, o, &scene_.problem);
+    if (FindProblemKey(key) != nullptr) {  // as the CLI reads its flags: "8", "1:8:1", "resident"
+      const Error e = SetProblemKey(key, KeyValue::FromText(unquoted), scene_.problem);
+      return e.ok() || Bad(e, o);
+    }
     toml::table parsed;
     std::int64_t whole = 0;
     const auto [end, ec] = std::from_chars(raw.data(), raw.data() + raw.size(), whole);
@@ -263,10 +246,9 @@ class SceneLoader {
     const toml::node& value = *parsed.get("x");
     if (key == "run" || key == "claim" || key == "closing" || key == "render")
       return Bad(ErrorCode::kUsage, o, "--set changes top-level values only, not [" + key + "]");
-    const bool known = key == "P" || key == "M" || key == "v" || key == "chunks" || key == "comm" || key == "costs" ||
-                       scene_.params.count(key) > 0;
-    if (!known) {
-      std::string names = "P, M, v, chunks, comm, hold, costs, cost_per, costs.F, costs.B, costs.W, title, subtitle";
+    if (key != "costs" && scene_.params.count(key) == 0) {
+      std::string names = "title, subtitle, costs";
+      for (const ppsim::ProblemKey& row : KeyTable()) names += ", " + std::string(row.name);
       for (const auto& [k, v] : scene_.params) names += ", " + k;
       return Bad(ErrorCode::kUsage, o, "the scene has no top-level key '" + key + "' (known: " + names + ")");
     }
@@ -354,21 +336,7 @@ class SceneLoader {
     pos.column += (rest.rfind("\"\"\"", 0) == 0 || rest.rfind("'''", 0) == 0) ? 3 : 1;
     return pos;
   }
-  Origin TextOrigin(const toml::node& value) const {
-    const SourcePos p = TextStart(value);
-    return {path_ + ":" + std::to_string(p.line) + ":" + std::to_string(p.column), p};
-  }
-  Origin Shift(const Origin& o, int column) const {
-    if (o.pos.line == 0) return {o.where + " (column " + std::to_string(column) + ")", o.pos};
-    const int col = o.pos.column + column - 1;
-    return {path_ + ":" + std::to_string(o.pos.line) + ":" + std::to_string(col), {o.pos.line, col}};
-  }
-  // Strips "column C: " from a core message.
-  static std::string Detail(const std::string& m) {
-    if (m.rfind("column ", 0) != 0) return m;
-    const size_t colon = m.find(": ");
-    return colon == std::string::npos ? m : m.substr(colon + 2);
-  }
+  Origin TextOrigin(const toml::node& value) const { return {path_, TextStart(value)}; }
 
   bool Claims(const toml::node& node) {
     const toml::array* claims = node.as_array();
@@ -387,12 +355,11 @@ class SceneLoader {
         has_check = true;
       }
       if (!has_check) return Bad(ErrorCode::kInvalidValue, At(c), "[[claim]] needs check = \"...\"");
-      const Origin o{path_ + ":" + std::to_string(claim.pos.line) + ":" + std::to_string(claim.pos.column), claim.pos};
-      int column = 0;
-      Result<Claim> parsed = ParseClaim(claim.check, &column);
-      if (!parsed.ok()) return Bad(ErrorCode::kParse, Shift(o, column), "claim: " + Detail(parsed.error().message));
-      Error e = CheckNames(*parsed, run_names_, scene_.params, &column);
-      if (e.code != ErrorCode::kOk) return Bad(e.code, Shift(o, column), "claim: " + Detail(e.message));
+      const Origin o{path_, claim.pos};
+      Result<Claim> parsed = ParseClaim(claim.check);
+      if (!parsed.ok()) return Bad(parsed.error().With("claim"), o);
+      const Error e = CheckNames(*parsed, run_names_, scene_.params);
+      if (!e.ok()) return Bad(e.With("claim"), o);
       scene_.claims.push_back(std::move(claim));
     }
     return true;
@@ -400,14 +367,15 @@ class SceneLoader {
 
   bool CheckTemplate(const std::string& tmpl, const Origin& at) {
     if (tmpl.empty()) return true;
-    int column = 0;
-    Result<std::vector<TemplatePiece>> pieces = ParseTemplate(tmpl, &column);
-    if (!pieces.ok()) return Bad(ErrorCode::kParse, Shift(at, column), Detail(pieces.error().message));
+    Result<std::vector<TemplatePiece>> pieces = ParseTemplate(tmpl);
+    if (!pieces.ok()) return Bad(pieces.error(), at);
     for (const TemplatePiece& p : *pieces) {
       if (!p.is_expr) continue;
-      Error e = CheckNames(*p.expr, run_names_, scene_.params, &column);
-      if (e.code != ErrorCode::kOk)
-        return Bad(e.code, Shift(at, p.column + column), "in '{" + p.expr->text() + "}': " + Detail(e.message));
+      const Error e = CheckNames(*p.expr, run_names_, scene_.params);
+      if (e.ok()) continue;
+      Error in = e.With("in '{" + p.expr->text() + "}'");
+      in.column = p.column + e.column;  // the expression starts one after its '{'
+      return Bad(in, at);
     }
     return true;
   }
@@ -515,11 +483,11 @@ const Scene& SceneSource::scene() const { return impl_->scene; }
 Error SceneSource::Reload(const std::vector<std::string>& more, Scene* out) const {
   std::vector<std::string> overrides = impl_->overrides;
   overrides.insert(overrides.end(), more.begin(), more.end());
-  if (SceneLoader(impl_->text, impl_->path).Reload(impl_->root, overrides, out)) return {ErrorCode::kOk, ""};
+  if (SceneLoader(impl_->text, impl_->path).Reload(impl_->root, overrides, out)) return Error::Ok();
   Result<Scene> scene = SceneLoader(impl_->text, impl_->path).Load(impl_->root, overrides);
   if (!scene.ok()) return scene.error();
   *out = std::move(*scene);
-  return {ErrorCode::kOk, ""};
+  return Error::Ok();
 }
 
 Result<Scene> LoadScene(const std::string& path, const std::vector<std::string>& overrides) {

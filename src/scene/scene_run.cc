@@ -33,19 +33,17 @@ Result<std::vector<RunResult>> SimulateScene(const Scene& scene, const MeasureOp
     problems.push_back(run.problem);
   }
   int failed = -1;
-  if (Error e = ScaleRuns(schedules, problems, &failed); e.code != ErrorCode::kOk) {
-    if (failed < 0) return Fail(e.code, scene.path + ": " + e.message);
+  if (Error e = ScaleRuns(schedules, problems, &failed); !e.ok()) {
+    if (failed < 0) return e.At(scene.path);
     const SceneRun& run = scene.runs[failed];
-    return Fail(e.code, scene.path + ":" + std::to_string(run.pos.line) + ": run " + run.name + ": " + e.message);
+    return e.With("run " + run.name).At(scene.path, run.pos.line);
   }
   std::vector<RunResult> runs;
   runs.reserve(scene.runs.size());
   for (size_t i = 0; i < scene.runs.size(); ++i) {
     const SceneRun& run = scene.runs[i];
     Result<Timeline> t = run.schedule == "search" ? SearchRun(run, problems[i]) : Simulate(run.schedule, problems[i]);
-    if (!t.ok())
-      return Fail(t.error().code, scene.path + ":" + std::to_string(run.pos.line) + ": run " + run.name + ": " +
-                                      t.error().message);
+    if (!t.ok()) return t.error().With("run " + run.name).At(scene.path, run.pos.line);
     RunResult r;
     r.name = run.name;
     r.caption = run.caption;
@@ -58,21 +56,15 @@ Result<std::vector<RunResult>> SimulateScene(const Scene& scene, const MeasureOp
 
 namespace {
 
-// `check(i, &column)` checks claim i; its errors are given the claim's position.
+// `check(i)` checks claim i; its errors are placed at the claim's position.
 template <typename CheckOne>
 Result<std::vector<ClaimResult>> CheckEach(const Scene& scene, CheckOne check) {
   std::vector<ClaimResult> results;
   results.reserve(scene.claims.size());
   for (size_t i = 0; i < scene.claims.size(); ++i) {
     const SceneClaim& claim = scene.claims[i];
-    int column = 0;
-    Result<ClaimResult> r = check(i, &column);
-    if (!r.ok()) {
-      std::string m = r.error().message;
-      if (m.rfind("column ", 0) == 0 && m.find(": ") != std::string::npos) m = m.substr(m.find(": ") + 2);
-      return Fail(r.error().code, scene.path + ":" + std::to_string(claim.pos.line) + ":" +
-                                      std::to_string(claim.pos.column + column - 1) + ": claim: " + m);
-    }
+    Result<ClaimResult> r = check(i);
+    if (!r.ok()) return r.error().With("claim").At(scene.path, claim.pos.line, claim.pos.column);
     results.push_back(std::move(*r));
   }
   return results;
@@ -81,12 +73,12 @@ Result<std::vector<ClaimResult>> CheckEach(const Scene& scene, CheckOne check) {
 }  // namespace
 
 Result<std::vector<ClaimResult>> CheckSceneClaims(const Scene& scene, const std::vector<RunResult>& runs) {
-  return CheckEach(scene, [&](size_t i, int* column) { return CheckClaim(scene.claims[i].check, runs, scene.params, column); });
+  return CheckEach(scene, [&](size_t i) { return CheckClaim(scene.claims[i].check, runs, scene.params); });
 }
 
 Result<std::vector<ClaimResult>> CheckSceneClaims(const Scene& scene, const std::vector<Claim>& parsed,
                                                   const std::vector<RunResult>& runs) {
-  return CheckEach(scene, [&](size_t i, int* column) { return CheckClaim(parsed[i], runs, scene.params, column); });
+  return CheckEach(scene, [&](size_t i) { return CheckClaim(parsed[i], runs, scene.params); });
 }
 
 }  // namespace ppsim

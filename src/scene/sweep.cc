@@ -8,6 +8,7 @@
 #include <charconv>
 #include <thread>
 
+#include "ppsim/problem_keys.h"
 #include "ppsim/scene/scene.h"
 
 namespace ppsim {
@@ -44,7 +45,9 @@ std::string PointName(const std::vector<std::pair<std::string, std::int64_t>>& p
 
 }  // namespace
 
-Result<SweepAxis> ParseSweepAxis(std::string_view spec) {
+namespace {
+
+Result<SweepAxis> ParseAxis(std::string_view spec) {
   const std::string where = "--sweep " + std::string(spec) + ": ";
   const size_t eq = spec.find('=');
   if (eq == std::string_view::npos || eq == 0)
@@ -76,6 +79,24 @@ Result<SweepAxis> ParseSweepAxis(std::string_view spec) {
     if (static_cast<std::int64_t>(axis.values.size()) > kMaxSweepPoints)
       return Fail(ErrorCode::kTooLarge, where + "more than " + std::to_string(kMaxSweepPoints) + " values");
     from = comma + 1;
+  }
+  return axis;
+}
+
+}  // namespace
+
+Result<SweepAxis> ParseSweepAxis(std::string_view spec) {
+  Result<SweepAxis> axis = ParseAxis(spec);
+  if (!axis.ok()) return axis;
+  // A problem key's values are checked as --set and a scene check them (the
+  // key table): P=0..4 is refused, as P = 0 is, rather than skipped.
+  if (FindProblemKey(axis->key) != nullptr) {
+    const auto [lo, hi] = std::minmax_element(axis->values.begin(), axis->values.end());
+    for (std::int64_t x : {*lo, *hi}) {
+      Problem scratch;
+      if (Error e = SetProblemKey(axis->key, KeyValue::Int(x), scratch); !e.ok())
+        return e.At("--sweep " + std::string(spec));
+    }
   }
   return axis;
 }
@@ -131,7 +152,7 @@ Result<SweepResult> Sweep(std::string_view text, const std::string& path, const 
   for (const SweepAxis& a : axes) {
     Scene probe = source->scene();
     Error e = source->Reload(overrides_of({{a.key, a.values.front()}}), &probe);
-    if (e.code == ErrorCode::kUsage) return Fail(ErrorCode::kUsage, "--sweep " + a.key + ": " + e.message);
+    if (e.code == ErrorCode::kUsage) return Fail(ErrorCode::kUsage, e.message).At("--sweep " + a.key);
   }
 
   std::vector<Claim> parsed;  // parsed once; the scene's load has checked them
@@ -147,18 +168,18 @@ Result<SweepResult> Sweep(std::string_view text, const std::string& path, const 
     for (std::int64_t j = next++; j < n; j = next++) {
       PointOutcome& out = outcomes[j];
       Error loaded = source->Reload(overrides_of(SweepPoint(axes, grid_index(j))), &scene);
-      Result<std::vector<RunResult>> runs = loaded.code == ErrorCode::kOk
+      Result<std::vector<RunResult>> runs = loaded.ok()
                                                 ? SimulateScene(scene, MeasureOptions{.series = false})
                                                 : Result<std::vector<RunResult>>(loaded);
       if (!runs.ok()) {
         out.skipped = true;
-        out.skip_reason = runs.error().message;
+        out.skip_reason = runs.error().Text();
         continue;
       }
       Result<std::vector<ClaimResult>> claims = CheckSceneClaims(scene, parsed, *runs);
       if (!claims.ok()) {
         out.skipped = true;
-        out.skip_reason = claims.error().message;
+        out.skip_reason = claims.error().Text();
         continue;
       }
       for (ClaimResult& c : *claims)

@@ -71,7 +71,7 @@ Result<json> MergeSweepShards(const std::vector<ShardFile>& files) {
   std::int64_t points = 1;
   for (const json& spec : first["sweep"]) {
     Result<SweepAxis> a = ParseSweepAxis(spec.get<std::string>());
-    if (!a) return Bad(files[0], "shard.sweep: " + a.error().message);
+    if (!a) return Bad(files[0], "shard.sweep: " + a.error().Text());
     axes.push_back(std::move(*a));
     points *= static_cast<std::int64_t>(axes.back().values.size());
   }

@@ -38,12 +38,12 @@ class ClaimsTest : public ::testing::Test {
   }
   // The column and message of a claim that must not parse.
   std::pair<int, std::string> ParseError(const std::string& check) {
-    int column = -1;
-    Result<Claim> c = ParseClaim(check, &column);
+    Result<Claim> c = ParseClaim(check);
     EXPECT_FALSE(c.ok()) << check;
     if (c.ok()) return {0, ""};
     EXPECT_EQ(c.error().code, ErrorCode::kParse);
-    EXPECT_EQ(c.error().message.rfind("column " + std::to_string(column) + ": ", 0), 0u) << c.error().message;
+    const int column = c.error().column;
+    EXPECT_EQ(c.error().Text(), "column " + std::to_string(column) + ": " + c.error().message);
     return {column, c.error().message};
   }
   std::vector<RunResult> runs_;
@@ -138,24 +138,23 @@ TEST_F(ClaimsTest, MalformedClaimsPointAtTheColumn) {
 }
 
 TEST_F(ClaimsTest, UnknownNamesAndBadValuesAreErrorsWithColumns) {
-  int column = 0;
-  Result<ClaimResult> r = CheckClaim("makespan(GPipe) == makespan(ZB)", runs_, params_, &column);
+  Result<ClaimResult> r = CheckClaim("makespan(GPipe) == makespan(ZB)", runs_, params_);
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().code, ErrorCode::kUnknownName);
-  EXPECT_EQ(column, 29);
+  EXPECT_EQ(r.error().column, 29);
   EXPECT_NE(r.error().message.find("runs: GPipe, 1F1B"), std::string::npos) << r.error().message;
 
-  r = CheckClaim("Q > 1", runs_, params_, &column);
+  r = CheckClaim("Q > 1", runs_, params_);
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().code, ErrorCode::kUnknownName);
-  EXPECT_EQ(column, 1);
+  EXPECT_EQ(r.error().column, 1);
 
-  r = CheckClaim("peak(GPipe, 4) > 0", runs_, params_, &column);
+  r = CheckClaim("peak(GPipe, 4) > 0", runs_, params_);
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().code, ErrorCode::kInvalidValue);
-  EXPECT_EQ(column, 13);
+  EXPECT_EQ(r.error().column, 13);
 
-  r = CheckClaim("idle(GPipe) / (P - 4) > 0", runs_, params_, &column);
+  r = CheckClaim("idle(GPipe) / (P - 4) > 0", runs_, params_);
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().code, ErrorCode::kInvalidValue);
   EXPECT_NE(r.error().message.find("division by zero"), std::string::npos);
@@ -209,16 +208,16 @@ TEST_F(ClaimsTest, TemplatesFillFromTheRuns) {
   EXPECT_EQ(*s, "same finish: 18 cycles · bubble 0.5 · {literal} · true");
   EXPECT_EQ(*FillTemplate("{idle(GPipe) / 9}", runs_, params_), "8/3");
 
-  int column = 0;
-  Result<std::vector<TemplatePiece>> bad = ParseTemplate("ok {makespan(GPipe} x", &column);
+  Result<std::vector<TemplatePiece>> bad = ParseTemplate("ok {makespan(GPipe} x");
   ASSERT_FALSE(bad.ok());
-  EXPECT_EQ(column, 19);
-  bad = ParseTemplate("ok {makespan(GPipe)", &column);
+  EXPECT_EQ(bad.error().column, 19);
+  EXPECT_EQ(bad.error().Text().rfind("column 19: in '{makespan(GPipe}': ", 0), 0u) << bad.error().Text();
+  bad = ParseTemplate("ok {makespan(GPipe)");
   ASSERT_FALSE(bad.ok());
-  EXPECT_EQ(column, 4);
-  bad = ParseTemplate("a } b", &column);
+  EXPECT_EQ(bad.error().column, 4);
+  bad = ParseTemplate("a } b");
   ASSERT_FALSE(bad.ok());
-  EXPECT_EQ(column, 3);
+  EXPECT_EQ(bad.error().column, 3);
 }
 
 }  // namespace

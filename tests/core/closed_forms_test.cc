@@ -31,7 +31,7 @@ TEST(ClosedForms, GPipeAnd1F1BFinishTogetherWithBubbleRatioPMinus1OverM) {
           EXPECT_EQ(g.makespan, (M + P - 1) * (F + B));
           EXPECT_EQ(o.makespan, g.makespan);
           EXPECT_EQ(o.idle, g.idle);
-          EXPECT_EQ(Ratio::Of(g.idle, g.busy), Ratio::Of(P - 1, M));  // exact, no floating point
+          EXPECT_EQ(Rational::Of(g.idle, g.busy), Rational::Of(P - 1, M));  // exact, no floating point
         }
 }
 
@@ -73,7 +73,7 @@ TEST(ClosedForms, InterleavedBubbleShrinksByV) {
         p.v = v;
         const Metrics m = Measure(MustSimulate("interleaved", p));
         SCOPED_TRACE("P=" + std::to_string(P) + " v=" + std::to_string(v) + " M=" + std::to_string(M));
-        EXPECT_EQ(Ratio::Of(m.idle, m.busy), Ratio::Of(P - 1, std::int64_t{v} * M));
+        EXPECT_EQ(Rational::Of(m.idle, m.busy), Rational::Of(P - 1, std::int64_t{v} * M));
         EXPECT_EQ(m.makespan, (std::int64_t{v} * M + P - 1) * 2);
       }
 }

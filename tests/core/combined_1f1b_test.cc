@@ -132,7 +132,7 @@ TEST(Combined1F1B, ClosedFormsHoldForEveryAcceptedGroup) {
         ASSERT_TRUE(pred.makespan && pred.bubble_ratio && pred.peak_per_device) << Label(p);
         EXPECT_EQ(m.makespan, (p.v * p.M + p.P - 1) * (F + B)) << Label(p) << " F=" << F << " B=" << B;
         EXPECT_EQ(m.makespan, *pred.makespan) << Label(p);
-        EXPECT_EQ(Ratio::Of(m.idle, m.busy), *pred.bubble_ratio) << Label(p);
+        EXPECT_EQ(Rational::Of(m.idle, m.busy), pred.bubble_ratio) << Label(p);
         EXPECT_EQ(m.peak_activations_per_device, *pred.peak_per_device) << Label(p) << " F=" << F << " B=" << B;
       }
   });

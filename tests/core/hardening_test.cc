@@ -123,7 +123,7 @@ TEST(ClaimLimits, A100000TermClaimIsRefusedByItsLength) {
   claim += "P > 0";
   Result<Claim> c = ParseClaim(claim);
   ASSERT_FALSE(c.ok());
-  EXPECT_EQ(c.error().message, "column 1: the claim is 200005 bytes long, over the limit 65536");
+  EXPECT_EQ(c.error().Text(), "column 1: the claim is 200005 bytes long, over the limit 65536");
 }
 
 }  // namespace

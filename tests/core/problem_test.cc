@@ -10,7 +10,7 @@ namespace {
 
 std::string CostError(const char* spec) {
   Costs c;
-  return ApplyCostSpec(spec, c).message;
+  return ApplyCostSpec(spec, c).Text();
 }
 
 TEST(CostSpec, ParsesUniformAndPerStage) {
@@ -24,13 +24,13 @@ TEST(CostSpec, ParsesUniformAndPerStage) {
 }
 
 TEST(CostSpec, RejectsBadValuesNamingThem) {
-  EXPECT_EQ(CostError("F=0"), "--cost: 'F=0': costs must be ≥ 1 tick, got 0");
-  EXPECT_EQ(CostError("F=-2"), "--cost: 'F=-2': costs must be ≥ 1 tick, got -2");
-  EXPECT_EQ(CostError("F=x"), "--cost: 'F=x': 'x' is not a whole number of ticks");
+  EXPECT_EQ(CostError("F=0"), "costs: 'F=0': costs.F must be ≥ 1, got 0");
+  EXPECT_EQ(CostError("F=-2"), "costs: 'F=-2': costs.F must be ≥ 1, got -2");
+  EXPECT_EQ(CostError("F=x"), "costs: 'F=x': costs.F: 'x' is not a whole number or a list of them");
   EXPECT_EQ(CostError("F=99999999999999999999"),
-            "--cost: 'F=99999999999999999999': '99999999999999999999' overflows a 64-bit tick count");
-  EXPECT_EQ(CostError("Q=1"), "--cost: 'Q=1': unknown kind 'Q' (known: F, B, W, FB, BW)");
-  EXPECT_EQ(CostError("F"), "--cost: 'F': expected KIND=VALUE, e.g. F=1,B=2");
+            "costs: 'F=99999999999999999999': costs.F: 99999999999999999999 exceeds the limit 1099511627776");
+  EXPECT_EQ(CostError("Q=1"), "costs: 'Q=1': unknown kind 'Q' (known: F, B, W, FB, BW)");
+  EXPECT_EQ(CostError("F"), "costs: 'F': expected KIND=VALUE, e.g. F=1,B=2");
 }
 
 TEST(Problem, RejectsSizesAndNames) {

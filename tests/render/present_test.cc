@@ -63,7 +63,7 @@ TEST(Present, ATemplateThatCannotBeFilledNamesWhere) {
   ASSERT_TRUE(runs.ok()) << runs.error().message;
   Result<render::LayoutInput> input = Present(*scene, *runs);
   ASSERT_FALSE(input.ok());
-  EXPECT_EQ(input.error().message.rfind("s.toml: closing line 2: ", 0), 0u) << input.error().message;
+  EXPECT_EQ(input.error().Text().rfind("s.toml: closing line 2: ", 0), 0u) << input.error().Text();
 }
 
 }  // namespace

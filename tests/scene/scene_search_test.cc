@@ -11,11 +11,11 @@ namespace {
 
 TEST(SceneSearch, ExampleClaimsHold) {
   Result<Scene> scene = LoadScene(std::string(PPSIM_SOURCE_DIR) + "/examples/search.toml");
-  ASSERT_TRUE(scene.ok()) << scene.error().message;
+  ASSERT_TRUE(scene.ok()) << scene.error().Text();
   Result<std::vector<RunResult>> runs = SimulateScene(*scene);
-  ASSERT_TRUE(runs.ok()) << runs.error().message;
+  ASSERT_TRUE(runs.ok()) << runs.error().Text();
   Result<std::vector<ClaimResult>> claims = CheckSceneClaims(*scene, *runs);
-  ASSERT_TRUE(claims.ok()) << claims.error().message;
+  ASSERT_TRUE(claims.ok()) << claims.error().Text();
   for (const ClaimResult& c : *claims) EXPECT_TRUE(c.holds) << c.Explain();
   // Within 4 sets per device, measured on the placed timeline.
   for (std::int64_t peak : (*runs)[0].metrics.peak_activations_per_device) EXPECT_LE(peak, 4);
@@ -26,8 +26,8 @@ TEST(SceneSearch, SearchNeedsABudget) {
   Result<Scene> s = LoadSceneText("P = 4\nM = 8\n[[run]]\nname = \"X\"\nschedule = \"search\"\n", "s.toml");
   ASSERT_FALSE(s.ok());
   EXPECT_EQ(s.error().code, ErrorCode::kInvalidValue);
-  EXPECT_NE(s.error().message.find("s.toml:3"), std::string::npos) << s.error().message;
-  EXPECT_NE(s.error().message.find("needs max_activations"), std::string::npos) << s.error().message;
+  EXPECT_NE(s.error().Text().find("s.toml:3"), std::string::npos) << s.error().Text();
+  EXPECT_NE(s.error().Text().find("needs max_activations"), std::string::npos) << s.error().Text();
 }
 
 }  // namespace

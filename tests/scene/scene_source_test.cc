@@ -49,7 +49,7 @@ check = "makespan(A) >= alpha * F"
 TEST(SceneSource, ReloadEqualsAFullLoadWithTheSameValuesOrItsError) {
   const std::vector<std::string> fixed = {"comm=1"};
   Result<SceneSource> source = SceneSource::Load(kText, "s.toml", fixed);
-  ASSERT_TRUE(source.ok()) << source.error().message;
+  ASSERT_TRUE(source.ok()) << source.error().Text();
   EXPECT_EQ(Describe(source->scene()), Describe(*LoadSceneText(kText, "s.toml", fixed)));
   const std::vector<std::vector<std::string>> points = {
       {"P=2"}, {"M=3", "P=8"}, {"alpha=5"}, {"P=0"}, {"M=2"}, {"X=1"}, {"comm=3"}, {"costs.B=4"},
@@ -65,11 +65,11 @@ TEST(SceneSource, ReloadEqualsAFullLoadWithTheSameValuesOrItsError) {
     const Error e = source->Reload(more, &out);
     const std::string at = more.back();
     if (full.ok()) {
-      EXPECT_EQ(e.code, ErrorCode::kOk) << at << ": " << e.message;
+      EXPECT_EQ(e.code, ErrorCode::kOk) << at << ": " << e.Text();
       EXPECT_EQ(Describe(out), Describe(*full)) << at;
     } else {
       EXPECT_EQ(e.code, full.error().code) << at;
-      EXPECT_EQ(e.message, full.error().message) << at;
+      EXPECT_EQ(e.Text(), full.error().Text()) << at;
     }
   }
 }
@@ -77,7 +77,7 @@ TEST(SceneSource, ReloadEqualsAFullLoadWithTheSameValuesOrItsError) {
 TEST(SceneSource, ASyntaxErrorIsLoadSceneTextsError) {
   const Result<SceneSource> s = SceneSource::Load("P = = 4\n", "bad.toml");
   ASSERT_FALSE(s.ok());
-  EXPECT_EQ(s.error().message, LoadSceneText("P = = 4\n", "bad.toml").error().message);
+  EXPECT_EQ(s.error().Text(), LoadSceneText("P = = 4\n", "bad.toml").error().Text());
   EXPECT_EQ(s.error().code, ErrorCode::kParse);
 }
 

@@ -36,7 +36,7 @@ Error LoadError(const std::string& text, const std::vector<std::string>& overrid
 
 TEST(Scene, LoadsTheExample) {
   Result<Scene> s = LoadScene(kExample);
-  ASSERT_TRUE(s.ok()) << s.error().message;
+  ASSERT_TRUE(s.ok()) << s.error().Text();
   EXPECT_EQ(s->title, "GPipe vs 1F1B");
   ASSERT_EQ(s->runs.size(), 2u);
   EXPECT_EQ(s->runs[0].name, "GPipe");
@@ -49,7 +49,7 @@ TEST(Scene, LoadsTheExample) {
   ASSERT_EQ(s->closing.size(), 2u);
 
   Result<std::vector<RunResult>> runs = SimulateScene(*s);
-  ASSERT_TRUE(runs.ok()) << runs.error().message;
+  ASSERT_TRUE(runs.ok()) << runs.error().Text();
   Result<std::vector<ClaimResult>> claims = CheckSceneClaims(*s, *runs);
   ASSERT_TRUE(claims.ok());
   EXPECT_TRUE(AllHold(*claims));
@@ -61,7 +61,7 @@ TEST(Scene, LoadsTheExample) {
 
 TEST(Scene, RunsOverrideAndParametersAreExact) {
   Result<Scene> s = LoadSceneText(kScene, "s.toml");
-  ASSERT_TRUE(s.ok()) << s.error().message;
+  ASSERT_TRUE(s.ok()) << s.error().Text();
   EXPECT_EQ(s->runs[0].problem.M, 6);
   EXPECT_EQ(s->runs[1].problem.M, 8);
   EXPECT_EQ(s->params.at("alpha"), *Rational::Of(1, 10));
@@ -71,7 +71,7 @@ TEST(Scene, RunsOverrideAndParametersAreExact) {
 
 TEST(Scene, SetOverridesTopLevelValuesButNotARunsOwn) {
   Result<Scene> s = LoadSceneText(kScene, "s.toml", {"P=8", "M=16", "comm=2", "costs.B=2", "alpha=0.25", "title=Hi"});
-  ASSERT_TRUE(s.ok()) << s.error().message;
+  ASSERT_TRUE(s.ok()) << s.error().Text();
   EXPECT_EQ(s->runs[0].problem.P, 8);
   EXPECT_EQ(s->runs[0].problem.M, 16);
   EXPECT_EQ(s->runs[1].problem.M, 8);  // the run's own M wins
@@ -81,7 +81,7 @@ TEST(Scene, SetOverridesTopLevelValuesButNotARunsOwn) {
   EXPECT_EQ(s->params.at("M"), Rational(16));
   EXPECT_EQ(s->title, "Hi");
   Result<Scene> c = LoadSceneText(kScene, "s.toml", {"costs={F=3,B=[1,2,3,4]}"});
-  ASSERT_TRUE(c.ok()) << c.error().message;
+  ASSERT_TRUE(c.ok()) << c.error().Text();
   EXPECT_EQ(c->problem.costs.f, std::vector<Tick>{3});
   EXPECT_EQ(c->problem.costs.b, (std::vector<Tick>{1, 2, 3, 4}));
 }
@@ -89,12 +89,12 @@ TEST(Scene, SetOverridesTopLevelValuesButNotARunsOwn) {
 TEST(Scene, BadSetIsAUsageErrorNamingTheKeys) {
   Error e = LoadError(kScene, {"m=16"});
   EXPECT_EQ(e.code, ErrorCode::kUsage);
-  EXPECT_NE(e.message.find("--set m=16"), std::string::npos) << e.message;
-  EXPECT_NE(e.message.find("alpha"), std::string::npos) << e.message;
+  EXPECT_NE(e.Text().find("--set m=16"), std::string::npos) << e.Text();
+  EXPECT_NE(e.Text().find("alpha"), std::string::npos) << e.Text();
   EXPECT_EQ(LoadError(kScene, {"P"}).code, ErrorCode::kUsage);
   e = LoadError(kScene, {"P=0"});
   EXPECT_EQ(e.code, ErrorCode::kInvalidValue);
-  EXPECT_EQ(e.message, "--set P=0: P must be ≥ 1, got 0");
+  EXPECT_EQ(e.Text(), "--set P=0: P must be ≥ 1, got 0");
 }
 
 TEST(Scene, ErrorsNameFileLineAndColumn) {
@@ -107,9 +107,9 @@ TEST(Scene, ErrorsNameFileLineAndColumn) {
   const Case cases[] = {
       {"P = 4\nM = [6\n", ErrorCode::kParse, "s.toml:2:"},                                  // TOML syntax
       {"P = 0\n" + run, ErrorCode::kInvalidValue, "s.toml:1:5: P must be ≥ 1"},
-      {"P = \"four\"\n" + run, ErrorCode::kInvalidValue, "s.toml:1:5: P must be a whole number"},
-      {"hold = \"stash\"\n" + run, ErrorCode::kInvalidValue, "s.toml:1:8: hold must be"},
-      {"costs = { F = 0 }\n" + run, ErrorCode::kInvalidValue, "s.toml:1:15: costs: "},
+      {"P = \"four\"\n" + run, ErrorCode::kInvalidValue, "s.toml:1:5: P: 'four' is not a whole number"},
+      {"hold = \"stash\"\n" + run, ErrorCode::kInvalidValue, "s.toml:1:8: hold: 'stash' is not one of held, resident"},
+      {"costs = { F = 0 }\n" + run, ErrorCode::kInvalidValue, "s.toml:1:15: costs.F must be ≥ 1, got 0"},
       {"B = 2\n" + run, ErrorCode::kInvalidValue, "s.toml:1:5: B is a cost"},
       {"colour = \"red\"\n" + run, ErrorCode::kUnknownName, "s.toml:1:10: unknown key 'colour'"},
       {run + "speed = 2\n", ErrorCode::kUnknownName, "s.toml:4:1: unknown key 'speed' in [[run]]"},
@@ -128,8 +128,8 @@ TEST(Scene, ErrorsNameFileLineAndColumn) {
   };
   for (const Case& c : cases) {
     Error e = LoadError(c.text);
-    EXPECT_EQ(e.code, c.code) << c.text << "\n" << e.message;
-    EXPECT_EQ(e.message.rfind(c.starts, 0), 0u) << "got: " << e.message << "\nwant prefix: " << c.starts;
+    EXPECT_EQ(e.code, c.code) << c.text << "\n" << e.Text();
+    EXPECT_EQ(e.Text().rfind(c.starts, 0), 0u) << "got: " << e.Text() << "\nwant prefix: " << c.starts;
   }
 }
 
@@ -142,11 +142,11 @@ TEST(Scene, UnreadableFileIsAnIoError) {
 TEST(Scene, ARunThatCannotBeSimulatedNamesItsLine) {
   Result<Scene> s = LoadSceneText("P = 2\nM = 6\n[[run]]\nname = \"I\"\nschedule = \"interleaved\"\nchunks = 2\nM = 5\n",
                                   "s.toml");
-  ASSERT_TRUE(s.ok()) << s.error().message;
+  ASSERT_TRUE(s.ok()) << s.error().Text();
   Result<std::vector<RunResult>> runs = SimulateScene(*s);
   ASSERT_FALSE(runs.ok());
   EXPECT_EQ(runs.error().code, ErrorCode::kPrecondition);
-  EXPECT_EQ(runs.error().message.rfind("s.toml:3: run I: ", 0), 0u) << runs.error().message;
+  EXPECT_EQ(runs.error().Text().rfind("s.toml:3: run I: ", 0), 0u) << runs.error().Text();
 }
 
 TEST(Sweep, FindsWhereOneFOneBStopsHoldingLess) {
@@ -154,7 +154,7 @@ TEST(Sweep, FindsWhereOneFOneBStopsHoldingLess) {
   ASSERT_TRUE(text.ok());
   std::vector<SweepAxis> axes{*ParseSweepAxis("P=1..8"), *ParseSweepAxis("M=1..16")};
   Result<SweepResult> r = Sweep(*text, kExample, {}, axes, 2);
-  ASSERT_TRUE(r.ok()) << r.error().message;
+  ASSERT_TRUE(r.ok()) << r.error().Text();
   EXPECT_EQ(r->tried, 128);
   EXPECT_EQ(r->skipped, 0);
   // With one microbatch both schedules are the same order: equal peaks.
@@ -178,7 +178,7 @@ TEST(Sweep, SmallestFirstAndSkipsWhatCannotRun) {
   ASSERT_TRUE(text.ok());
   Result<SweepResult> r =
       Sweep(*text, kExample, {}, {*ParseSweepAxis("comm=2,0,1"), *ParseSweepAxis("M=4..5")}, 2);
-  ASSERT_TRUE(r.ok()) << r.error().message;
+  ASSERT_TRUE(r.ok()) << r.error().Text();
   EXPECT_EQ(r->tried, 6);
   // comm > 0 breaks "same finish" and "same bubble"; comm=1 M=4 is the smallest point.
   ASSERT_FALSE(r->counterexamples.empty());
@@ -215,13 +215,13 @@ TEST(SceneRender, SizeFpsAndDisplayWidthAreRead) {
   const std::string run = "[[run]]\nname = \"A\"\nschedule = \"gpipe\"\n";
   Result<Scene> s =
       LoadSceneText(run + "[render]\nsize = \"1280x720\"\nfps = 24\ndisplay_width = 760\n", "s.toml");
-  ASSERT_TRUE(s.ok()) << s.error().message;
+  ASSERT_TRUE(s.ok()) << s.error().Text();
   EXPECT_EQ(s->render.width, 1280);
   EXPECT_EQ(s->render.height, 720);
   EXPECT_EQ(s->render.fps, 24);
   EXPECT_EQ(s->render.display_width, 760);
   Result<Scene> device = LoadSceneText(run + "[render]\ngauge = \"device\"\n", "s.toml");
-  ASSERT_TRUE(device.ok()) << device.error().message;
+  ASSERT_TRUE(device.ok()) << device.error().Text();
   EXPECT_EQ(device->render.gauge, GaugeScope::kDevice);
   Result<Scene> none = LoadSceneText(run, "s.toml");
   ASSERT_TRUE(none.ok());
@@ -251,9 +251,9 @@ TEST(SceneRender, BadValuesAndUnknownKeysNameThePosition) {
   };
   for (const Case& c : cases) {
     const Error e = LoadError(run + c.line + "\n");
-    EXPECT_EQ(e.code, c.code) << c.line << ": " << e.message;
-    EXPECT_EQ(e.message.rfind(c.message, 0), 0u) << c.line << ": " << e.message;
-    EXPECT_EQ(e.message.find("--"), std::string::npos) << e.message;  // no flag the user never typed
+    EXPECT_EQ(e.code, c.code) << c.line << ": " << e.Text();
+    EXPECT_EQ(e.Text().rfind(c.message, 0), 0u) << c.line << ": " << e.Text();
+    EXPECT_EQ(e.Text().find("--"), std::string::npos) << e.Text();  // no flag the user never typed
   }
 }
 

@@ -1,5 +1,6 @@
 // ppsim list [--json]: every schedule with its preconditions and a one-line
-// description, in the registry's order.
+// description, in the registry's order. `ppsim list --keys`: the table of
+// problem keys (problem_keys.h).
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -8,6 +9,7 @@
 
 #include "command.h"
 #include "ppsim/generators.h"
+#include "ppsim/problem_keys.h"
 
 namespace ppsim::cli {
 namespace {
@@ -43,12 +45,25 @@ std::string Json() {
   return nlohmann::json{{"schedules", list}}.dump(2) + "\n";
 }
 
+std::string KeysJson() {
+  nlohmann::json list = nlohmann::json::array();
+  for (const ProblemKey& k : KeyTable())
+    list.push_back({{"key", k.name},
+                    {"type", KeyTypeName(k.type)},
+                    {"range", KeyRange(k)},
+                    {"default", k.default_value},
+                    {"doc", k.doc}});
+  return nlohmann::json{{"keys", list}}.dump(2) + "\n";
+}
+
 const CommandRegistrar registrar(5, [](CLI::App& app, int* exit_code) {
   auto json = std::make_shared<bool>(false);
+  auto keys = std::make_shared<bool>(false);
   CLI::App* cmd = app.add_subcommand("list", "every schedule with its preconditions and a one-line description");
   cmd->add_flag("--json", *json, "print {\"schedules\": [...]} instead");
-  cmd->callback([json, exit_code] {
-    const std::string out = *json ? Json() : Text();
+  cmd->add_flag("--keys", *keys, "the problem's keys instead: type, range, default and doc of each (docs/keys.md)");
+  cmd->callback([json, keys, exit_code] {
+    const std::string out = *keys ? (*json ? KeysJson() : KeyTableText()) : *json ? Json() : Text();
     std::fwrite(out.data(), 1, out.size(), stdout);
     *exit_code = 0;
   });

@@ -11,6 +11,7 @@
 #include <string_view>
 
 #include "command.h"
+#include "ppsim/io/problem_options.h"
 
 namespace ppsim::cli {
 
@@ -26,8 +27,9 @@ void MakeTourFolder(const std::string& path) {
   }
 }
 
+// The one line: the error's Text(), its field spelled as our flag.
 int Report(const Error& error) {
-  std::fprintf(stderr, "ppsim: %s\n", error.message.c_str());
+  std::fprintf(stderr, "ppsim: %s\n", AsCliError(error).Text().c_str());
   return ExitCode(error.code);
 }
 

@@ -12,7 +12,9 @@
 //   param_bytes = 1073741824         # per stage, like grad_bytes, optimizer_bytes
 //   limit = 80000000000              # bytes per device
 //
-// Unknown keys and values of the wrong type are errors with file:line:col.
+// Each key is a key of the key table (problem_keys.h: F is costs.F, [memory]
+// limit is memory.limit), checked as everywhere else; errors have
+// file:line:col.
 #pragma once
 
 #include <string>
@@ -24,9 +26,11 @@
 namespace ppsim {
 
 // Applies the file's settings on top of `problem` (costs, comm, memory).
-// kIo if unreadable, kParse with file:line:col for syntax, unknown keys or
-// wrong types, kInvalidValue for a cost < 1 or a negative size. Counts of
-// per-stage values are checked by ValidateProblem, once the stages are known.
+// kIo if unreadable, kParse with file:line:col for syntax, kUnknownName for
+// an unknown key, and the key table's codes for a bad value (kInvalidValue
+// for a wrong type, a cost < 1 or a negative size; kTooLarge past a limit).
+// Counts of per-stage values are checked by ValidateProblem, once the stages
+// are known.
 Error ApplyCostFile(const std::string& path, Problem& problem);
 Error ApplyCostText(std::string_view text, const std::string& source, Problem& problem);
 

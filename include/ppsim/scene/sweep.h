@@ -25,7 +25,9 @@ struct SweepAxis {
   std::string key;
   std::vector<std::int64_t> values;
 };
-// kUsage naming the spec on bad syntax, an empty range or over kMaxSweepPoints values.
+// kUsage naming the spec on bad syntax or an empty range, kTooLarge over
+// kMaxSweepPoints values; a key of the key table (problem_keys.h) with a value
+// out of its range is the table's error ("--sweep P=0..4: P must be ≥ 1, got 0").
 Result<SweepAxis> ParseSweepAxis(std::string_view spec);
 
 inline constexpr std::int64_t kMaxSweepPoints = 10'000'000;  // refuse larger grids up front
