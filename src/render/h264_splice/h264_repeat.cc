@@ -2,31 +2,10 @@
 
 #include <cstdint>
 
+#include "render/h264_splice/annex_b.h"
+
 namespace ppsim::render {
 namespace {
-
-// NAL unit payloads (header byte included) of an Annex B stream.
-std::vector<std::string> SplitNals(const std::string& s) {
-  std::vector<std::string> nals;
-  size_t start = std::string::npos;
-  size_t i = 0;
-  auto close = [&](size_t end) {
-    if (start == std::string::npos) return;
-    while (end > start && s[end - 1] == 0) --end;  // trailing_zero_8bits, 4-byte start code
-    if (end > start) nals.push_back(s.substr(start, end - start));
-  };
-  while (i + 3 <= s.size()) {
-    if (s[i] == 0 && s[i + 1] == 0 && s[i + 2] == 1) {
-      close(i);
-      i += 3;
-      start = i;
-    } else {
-      ++i;
-    }
-  }
-  close(s.size());
-  return nals;
-}
 
 // Without emulation prevention bytes (00 00 03 -> 00 00).
 std::string Unescape(const std::string& nal) {
@@ -235,7 +214,8 @@ Result<std::string> RepeatPictures(const std::string& annexb, const std::vector<
   out.reserve(annexb.size() + copies.size() * 64);
   size_t picture = 0;
   uint32_t n = 0;  // pictures since the last IDR
-  for (const std::string& nal : SplitNals(annexb)) {
+  for (std::string_view view : SplitAnnexB(annexb)) {
+    const std::string nal(view);
     const int type = nal[0] & 0x1f;
     const int ref_idc = (nal[0] >> 5) & 3;
     std::string escaped = nal;

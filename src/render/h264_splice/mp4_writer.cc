@@ -3,30 +3,10 @@
 #include <cstdint>
 #include <vector>
 
+#include "render/h264_splice/annex_b.h"
+
 namespace ppsim::render {
 namespace {
-
-// NAL units of an Annex B stream (start codes and trailing zeros dropped).
-std::vector<std::string_view> SplitNals(std::string_view s) {
-  std::vector<std::string_view> nals;
-  size_t start = std::string_view::npos;
-  auto close = [&](size_t end) {
-    if (start == std::string_view::npos) return;
-    while (end > start && s[end - 1] == 0) --end;
-    if (end > start) nals.push_back(s.substr(start, end - start));
-  };
-  for (size_t i = 0; i + 3 <= s.size();) {
-    if (s[i] == 0 && s[i + 1] == 0 && s[i + 2] == 1) {
-      close(i);
-      i += 3;
-      start = i;
-    } else {
-      ++i;
-    }
-  }
-  close(s.size());
-  return nals;
-}
 
 // Big-endian box writer: Open() a box, fill it, Close() patches its size.
 class Boxes {
@@ -160,7 +140,7 @@ Result<std::string> Mp4FromAnnexB(std::string_view annexb, const Mp4Track& track
   std::vector<std::string_view> payload;  // NALs that go into mdat, in order
   std::uint64_t pending = 0;              // bytes of the access unit being gathered
   bool pending_sync = false;
-  for (std::string_view nal : SplitNals(annexb)) {
+  for (std::string_view nal : SplitAnnexB(annexb)) {
     const int type = nal[0] & 0x1F;
     if (type == 7 && sps.empty()) sps = nal;
     if (type == 8 && pps.empty()) pps = nal;
