@@ -19,6 +19,7 @@
 #include "ppsim/metrics.h"
 #include "ppsim/render/frame_painter.h"
 #include "ppsim/render/layout.h"
+#include "ppsim/render/pango_measurer.h"
 #include "ppsim/render/legibility.h"
 #include "ppsim/render/video.h"
 #include "ppsim/simulate.h"
@@ -51,7 +52,7 @@ std::unique_ptr<Scene> MakeScene(int P, int M) {
                    {"1F1B", "1F1B — start the backwards as soon as it is full", &s->timelines[1], &s->metrics[1]}};
   s->input.closing = {"same finish: 18 cycles · same bubble: 24 idle stage-slots",
                       "activations held at the peak: GPipe 23 · 1F1B 9"};
-  s->measurer = std::move(*TextMeasurer::Create());
+  s->measurer = std::move(*PangoMeasurer::Create());
   return s;
 }
 

@@ -35,10 +35,15 @@ Every schedule ppsim knows (`ppsim list` prints the same list with its
 preconditions), each with a terminal chart from `ppsim simulate --format
 text` and its bubble and memory against the published closed forms
 (tests/data/README.md). Charts use unit costs unless the command
-says otherwise; `.` is an idle tick, a lower-case letter marks a device's
-second chunk, `--` continues the op to its left, `F3+b1` is an overlapped
-pair (one compound op), and the `held`
-row counts activations held cluster-wide. The tables measure activations in
+says otherwise. They are the chart `ppsim render --format text` draws, at
+its default 100 columns: `F3` where an op starts (`F3c1` for a device's
+second chunk) and `-` through its further cycles, `.` an idle cycle, and
+`idle N` each device's idle cycles. Where the labels do not fit, one letter
+a cycle: lower case for the second chunk, `+` for an overlapped pair (one
+compound op). The `held` row gives the activations held cluster-wide in
+each cycle, in stage-sets (a chunk's set counts 1/v); where it is drawn as
+bars, the numbers follow it, ten cycles to a group, each line headed by
+its first cycle. The tables measure activations in
 the allocator's view (`--hold resident`). The tests in
 tests/core/zoo_closed_forms_test.cc and tests/core/closed_forms_test.cc check
 each formula over a grid of sizes and costs, inside its assumptions; this

@@ -8,7 +8,7 @@
 
 #include "bindings.h"
 #include "errors.h"
-#include "ppsim/render/terminal_chart.h"
+#include "ppsim/render/text_output.h"
 #include "ppsim/io/schedule_file.h"
 #include "ppsim/io/search_run.h"
 #include "problem_args.h"
@@ -29,7 +29,9 @@ struct PySearchResult {
   }
   std::string Text() const {
     std::string out;
-    if (result().timeline.makespan <= kSearchChartTicks) out = TerminalChart(result().timeline, run->metrics);
+    if (result().timeline.makespan <= kSearchChartTicks) {
+      out = Unwrap(render::RenderRunText(result().timeline.schedule.name, result().timeline, run->metrics, {})) + "\n";
+    }
     return out + SearchSummaryLine(result());
   }
   pyb::list FixedSchedules() const {

@@ -1,12 +1,16 @@
 #include "ppsim/render/render.h"
 
 #include <algorithm>
+#include <memory>
+#include <utility>
 
 #include "ppsim/io/atomic_file.h"
 #include "ppsim/render/frame_painter.h"
 #include "ppsim/render/html_writer.h"
 #include "ppsim/render/legibility.h"
+#include "ppsim/render/pango_measurer.h"
 #include "ppsim/render/svg_writer.h"
+#include "ppsim/render/text_output.h"
 #include "ppsim/render/text_painter.h"
 #include "ppsim/render/video.h"
 
@@ -103,18 +107,24 @@ Result<DisplayList> LayOut(const LayoutInput& input, const RenderOptions& option
   if (options.fps < 1 || options.fps > 240) {
     return Fail(ErrorCode::kInvalidValue, "fps " + std::to_string(options.fps) + " is outside 1..240");
   }
-  Result<std::unique_ptr<TextMeasurer>> measurer = TextMeasurer::Create();
-  if (!measurer.ok()) return measurer.error();
+  // Text is laid out in character cells, with no font: the terminal shows
+  // the chart `simulate --format text` prints (text_output.h).
+  std::unique_ptr<TextMeasurer> measurer;  // pixels only
+  if (options.format != OutputFormat::kText) {
+    Result<std::unique_ptr<TextMeasurer>> pango = PangoMeasurer::Create();
+    if (!pango.ok()) return pango.error();
+    measurer = std::move(*pango);
+  }
   LayoutInput in = input;
   in.display_width = EffectiveDisplayWidth(input, options);
-  Result<DisplayList> list = Layout(in, **measurer);
+  Result<DisplayList> list = measurer != nullptr ? Layout(in, *measurer) : LayOutText(input);
   if (!list.ok()) return list.error();
   if (options.at_tick && (*options.at_tick < 0 || *options.at_tick > list->last_tick)) {
     return Fail(ErrorCode::kInvalidValue, "--at-tick " + std::to_string(*options.at_tick) + " is outside 0.." +
                                               std::to_string(list->last_tick) + " (the longest makespan)");
   }
-  if (options.format != OutputFormat::kText) {
-    if (Error e = CheckLegibility(*list, **measurer); e.code != ErrorCode::kOk) return e;
+  if (measurer != nullptr) {  // pixels: every text box checked with the font it is painted in
+    if (Error e = CheckLegibility(*list, *measurer); e.code != ErrorCode::kOk) return e;
   }
   return list;
 }

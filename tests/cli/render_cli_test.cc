@@ -108,7 +108,7 @@ TEST_F(RenderCli, IllegibleSizeFailsNamingTheLabels) {
 TEST_F(RenderCli, TextToStdoutAtATick) {
   auto run = RunPpsim("render " + kExample + " -o - --format text --at-tick 3");
   ASSERT_EQ(run.exit_code, 0) << run.err;
-  EXPECT_THAT(run.out, HasSubstr("d0   F0 F1 F2\n"));
+  EXPECT_THAT(run.out, HasSubstr("d0    F0 F1 F2\n"));
   EXPECT_THAT(run.out, ::testing::Not(HasSubstr("same finish")));  // closing lines come at the end
 }
 

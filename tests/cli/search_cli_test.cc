@@ -37,7 +37,7 @@ TEST(SearchCli, TextIsChartAndOneSummaryLine) {
   auto run = RunPpsim(std::string("search -P 2 -M 2 --cost F=1,B=1,W=1 --max-activations 1") + kQuick);
   ASSERT_EQ(run.exit_code, 0) << run.err;
   // One microbatch at a time: 2 × (F + F + B + B + W) = 10 ticks, and no order is shorter.
-  EXPECT_NE(run.out.find("dev 1 .  F0 B0 W0"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("d1    .  F0 B0 W0"), std::string::npos) << run.out;
   EXPECT_NE(run.out.find("makespan 10  lower bound 10  gap 0.0%  optimal"), std::string::npos) << run.out;
 }
 

@@ -1,12 +1,18 @@
 // The CLI contract of DESIGN §5 and issue 2, end to end.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cctype>
+#include <sstream>
+#include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "cli/run_tool.h"
 #include "ppsim/error.h"
+#include "ppsim/metrics.h"
+#include "ppsim/simulate.h"
 
 namespace ppsim {
 namespace {
@@ -44,12 +50,72 @@ TEST(SimulateCli, JsonIsOneObjectAndRerunsAreByteIdentical) {
   EXPECT_EQ(std::count(a.out.begin(), a.out.end(), '\n'), 1);
 }
 
-TEST(SimulateCli, TextChartShowsCellsAndHeldRow) {
+// The lines of `text` that start with `prefix`.
+std::vector<std::string> Lines(const std::string& text, const std::string& prefix) {
+  std::vector<std::string> out;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind(prefix, 0) == 0) out.push_back(line);
+  }
+  return out;
+}
+
+std::vector<std::int64_t> Numbers(const std::string& text) {
+  std::vector<std::int64_t> out;
+  std::istringstream in(text);
+  for (std::int64_t v; in >> v;) out.push_back(v);
+  return out;
+}
+
+// The terminal chart is the layout's: each op's label at its start tick (a
+// tick is three columns after the 6-column label column), one dot per idle
+// device-cycle, and the activations held in every cycle, as Measure counts them.
+TEST(SimulateCli, TextChartShowsEveryOpIdleCycleAndHeldCount) {
   auto run = RunPpsim("simulate --schedule 1f1b -P 4 -M 6 --format text");
   ASSERT_EQ(run.exit_code, 0) << run.err;
-  // Device 3 runs F0 at tick 3 then B0 at tick 4.
-  EXPECT_NE(run.out.find("dev 3 .  .  .  F0 B0 F1 B1"), std::string::npos) << run.out;
-  EXPECT_NE(run.out.find("held  0  1  3  6  9  8"), std::string::npos) << run.out;
+  Problem p;
+  p.P = 4;
+  p.M = 6;
+  const Timeline t = *Simulate("1f1b", p);
+  const Metrics m = Measure(t);
+  std::vector<std::string> rows;
+  for (int d = 0; d < 4; ++d) {
+    const std::vector<std::string> row = Lines(run.out, "d" + std::to_string(d) + " ");
+    ASSERT_EQ(row.size(), 1u) << run.out;
+    rows.push_back(row[0]);
+  }
+  EXPECT_EQ(rows[3].substr(0, 6 + 3 * 6), "d3    .  .  .  F0 B0 F1 ");  // device 3: F0 at tick 3, then B0
+  for (const PlacedOp& op : t.Ops()) {
+    const std::string label = std::string(1, KindChar(op.kind)) + std::to_string(op.microbatch);
+    EXPECT_EQ(rows[op.device].substr(6 + 3 * op.start, 2), label) << rows[op.device];
+  }
+  std::int64_t dots = 0;
+  for (const std::string& row : rows) {
+    dots += std::count(row.begin(), row.end(), '.');
+    EXPECT_NE(row.find(" idle 6"), std::string::npos) << row;  // each device: 18 - 12 busy cycles
+  }
+  EXPECT_EQ(dots, m.idle);
+  const std::vector<std::string> held = Lines(run.out, "held ");
+  ASSERT_EQ(held.size(), 1u) << run.out;
+  const std::vector<std::int64_t> values = Numbers(held[0].substr(5));
+  ASSERT_EQ(values.size(), static_cast<size_t>(m.makespan)) << held[0];
+  for (Tick x = 0; x < m.makespan; ++x) EXPECT_EQ(values[x], m.activations.cluster.At(x)) << "tick " << x;
+  EXPECT_EQ(held[0], "held  0  1  3  6  9  8  7  6  6  6  6  6  6  5  4  2  1  0");
+}
+
+// Narrower than a label a tick: one letter a cycle, and the held counts
+// listed under the chart, ten to a group, each line headed by its first cycle.
+TEST(SimulateCli, NarrowTextChartStillListsEveryHeldCount) {
+  auto run = RunPpsim("simulate --schedule gpipe -P 4 -M 6 --format text --width 40");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(Lines(run.out, "d0 ").at(0), "d0    FFFFFF......BBBBBB idle 6");
+  const std::vector<std::string> held = Lines(run.out, "held ");
+  ASSERT_EQ(held.size(), 3u) << run.out;  // the bars, then cycles 0-9 and 10-17
+  EXPECT_EQ(held[1], "held  0: 0 1 3 6 10 14 18 21 23 23");
+  EXPECT_EQ(held[2], "held 10: 21 18 14 10 6 3 1 0");
+  auto bad = RunPpsim("simulate --schedule gpipe -P 4 -M 6 --format text --width 0");
+  EXPECT_NE(bad.exit_code, 0);
+  EXPECT_NE(bad.err.find("--width"), std::string::npos) << bad.err;
 }
 
 TEST(SimulateCli, ValidateAcceptsWhatSimulatePrints) {

@@ -60,7 +60,7 @@ TEST(TextPainter, DrawsTheGridWithBubblesAndTheGauge) {
   ASSERT_TRUE(list.ok());
   const std::string text = PaintText(*list, list->last_tick, 120);
   // GPipe's device 0: six forwards, six idle cycles, six backwards.
-  EXPECT_THAT(text, ::testing::HasSubstr("d0   F0 F1 F2 F3 F4 F5 .  .  .  .  .  .  B0 B1 B2 B3 B4 B5\n"));
+  EXPECT_THAT(text, ::testing::HasSubstr("d0    F0 F1 F2 F3 F4 F5 .  .  .  .  .  .  B0 B1 B2 B3 B4 B5  idle 6\n"));
   EXPECT_THAT(text, ::testing::HasSubstr("closing line two"));
   // Idle device-cycles are dots: 24 per run.
   int dots = 0;
@@ -71,10 +71,10 @@ TEST(TextPainter, DrawsTheGridWithBubblesAndTheGauge) {
   EXPECT_EQ(dots, 48);
   // On a terminal, cells take the palette's colours: F0's background is the forward colour.
   const std::string ansi = PaintText(*list, list->last_tick, 120, true);
-  EXPECT_THAT(ansi, ::testing::HasSubstr("d0   \x1b[48;2;38;86;150m\x1b[97mF0 F1"));
+  EXPECT_THAT(ansi, ::testing::HasSubstr("d0    \x1b[48;2;38;86;150m\x1b[97mF0 F1"));
   // Narrow terminal: one letter per cycle.
   const std::string narrow = PaintText(*list, list->last_tick, 40);
-  EXPECT_THAT(narrow, ::testing::HasSubstr("d0   FFFFFF......BBBBBB"));
+  EXPECT_THAT(narrow, ::testing::HasSubstr("d0    FFFFFF......BBBBBB idle 6"));
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 
 #include "ppsim/metrics.h"
 #include "ppsim/render/layout.h"
+#include "ppsim/render/pango_measurer.h"
 #include "ppsim/simulate.h"
 
 namespace ppsim::render::testing {
@@ -54,7 +55,7 @@ class Fixture {
 };
 
 inline std::unique_ptr<TextMeasurer> NewMeasurer() {
-  Result<std::unique_ptr<TextMeasurer>> m = TextMeasurer::Create();
+  Result<std::unique_ptr<TextMeasurer>> m = PangoMeasurer::Create();
   EXPECT_TRUE(m.ok()) << (m.ok() ? "" : m.error().message);
   return std::move(*m);
 }

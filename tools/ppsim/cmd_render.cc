@@ -4,7 +4,6 @@
 // Parses the flags and calls RenderScene (include/ppsim/scene/render_scene.h),
 // which checks the claims first (a false claim writes nothing), then draws
 // every output, all or none.
-#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -14,6 +13,7 @@
 #include "command.h"
 #include "ppsim/io/atomic_file.h"
 #include "ppsim/scene/render_scene.h"
+#include "terminal.h"
 
 namespace ppsim::cli {
 namespace {
@@ -51,10 +51,10 @@ int Run(const RenderCliOptions& o) {
   ro.animated = o.animated;
   ro.mp4 = o.mp4_coding == "every-frame" ? render::Mp4Coding::kEveryFrame : render::Mp4Coding::kSplice;
   ro.progress = isatty(STDERR_FILENO);
-  if (o.out.size() == 1 && o.out[0] == "-" && isatty(STDOUT_FILENO)) {
-    ro.text_color = true;
-    winsize ws{};
-    if (o.width == 0 && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0) ro.text_columns = ws.ws_col;
+  if (o.out.size() == 1) {
+    const render::TextOptions text = TextOptionsFor(o.out[0], o.width);
+    ro.text_color = text.ansi;
+    ro.text_columns = text.columns;
   }
   for (const std::string& out : o.out) MakeTourFolder(out);
 

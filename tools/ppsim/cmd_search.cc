@@ -7,10 +7,10 @@
 
 #include "command.h"
 #include "ppsim/io/atomic_file.h"
-#include "ppsim/render/terminal_chart.h"
 #include "ppsim/io/schedule_file.h"
 #include "ppsim/io/search_run.h"
 #include "problem_options.h"
+#include "terminal.h"
 
 namespace ppsim::cli {
 namespace {
@@ -40,7 +40,12 @@ int Run(const SearchCliOptions& o) {
   } else if (o.json) {
     out = SearchResultJson(*run).dump() + "\n";
   } else {
-    if (r.timeline.makespan <= kSearchChartTicks) out = TerminalChart(r.timeline, run->metrics);
+    if (r.timeline.makespan <= kSearchChartTicks) {
+      Result<std::string> chart = render::RenderRunText(r.timeline.schedule.name, r.timeline, run->metrics,
+                                                        TextOptionsFor(o.output, 0));
+      if (!chart) return Report(chart.error());
+      out = *chart + "\n";
+    }
     out += SearchSummaryLine(r);
   }
   Error e = WriteFileAtomically(o.output, out);

@@ -1,4 +1,4 @@
-// ppsim simulate --schedule NAME -P p -M m [...] [--json | --format text|trace]
+// ppsim simulate --schedule NAME -P p -M m [...] [--json | --format text [--width COLUMNS] | --format trace]
 // ppsim simulate --schedule-file FILE.csv|FILE.txt [...] [--export pytorch-csv|text]
 #include <cstdio>
 #include <memory>
@@ -11,9 +11,9 @@
 #include "ppsim/io/simulation_text.h"
 #include "ppsim/io/streamed_output.h"
 #include "ppsim/metrics.h"
-#include "ppsim/render/terminal_chart.h"
 #include "ppsim/simulate.h"
 #include "problem_options.h"
+#include "terminal.h"
 
 namespace ppsim::cli {
 namespace {
@@ -27,6 +27,7 @@ struct SimulateOptions {
   std::string schedule_file;  // instead of --schedule
   std::string export_format;  // write the schedule, not the metrics
   std::int64_t tick_us = 1000;
+  int width = 0;  // --format text: columns (0 = the terminal's, else 100)
   bool shape_flags_given = false;  // -P/-M/--chunks on the command line
   bool critical_path = false;      // list the chain of ops that fixes the makespan
 };
@@ -39,10 +40,16 @@ int Finish(const Error& written, const std::string& path) {
 }
 
 // What the formats written in one piece print: the schedule (--export), or
-// the summary, after the terminal chart with --format text.
+// the summary, after the chart `render --format text` draws with --format text.
 Result<std::string> Present(const SimulateOptions& o, const Timeline& timeline, const Metrics& metrics) {
   if (!o.export_format.empty()) return ExportSchedule(o.export_format, timeline);
-  std::string out = o.format == "text" ? TerminalChart(timeline, metrics) : "";
+  std::string out;
+  if (o.format == "text") {
+    Result<std::string> chart =
+        render::RenderRunText(timeline.schedule.name, timeline, metrics, TextOptionsFor(o.output, o.width));
+    if (!chart) return chart.error();
+    out = *chart + "\n";
+  }
   out += SimulationSummary(timeline, metrics);
   if (o.critical_path) out += CriticalPathText(timeline);
   return out;
@@ -91,6 +98,8 @@ const CommandRegistrar registrar(10, [](CLI::App& app, int* exit_code) {
       ->check(CLI::IsMember({"pytorch-csv", "text"}))
       ->excludes(format)
       ->excludes(json);
+  cmd->add_option("--width", o->width, "--format text: columns (default: the terminal's width, else 100)")
+      ->check(CLI::Range(1, 100000));
   cmd->add_option("--tick-us", o->tick_us, "microseconds per tick in --format trace (default 1000)")
       ->check(CLI::Range(std::int64_t{1}, std::int64_t{1'000'000'000}));
   cmd->add_flag("--critical-path", o->critical_path,

@@ -1,17 +1,16 @@
-// Text measurement with Pango, the same way the Cairo painter draws it:
-// DejaVu Sans, absolute pixel sizes, no hinting (so a box measured here is
-// the box painted at any scale). Results are cached by (text, size, weight).
+// How the layout measures text: a TextMeasurer gives the box a string takes
+// at a font size. The layout (layout.h) and the legibility check depend on
+// this interface only, so that drawing without pixels needs no font library:
+// PangoMeasurer (pango_measurer.h) measures with the font the pixel outputs
+// paint (PNG, video, SVG, HTML); CellMeasurer (cell_measurer.h) counts
+// character cells for the terminal.
 #pragma once
 
-#include <map>
-#include <memory>
 #include <string>
-#include <tuple>
-
-#include "ppsim/error.h"
 
 namespace ppsim::render {
 
+// The family every pixel output paints and names (SVG's font-family).
 inline constexpr const char* kFontFamily = "DejaVu Sans";
 
 struct TextSize {
@@ -21,19 +20,10 @@ struct TextSize {
 
 class TextMeasurer {
  public:
-  // Fails with kMissingTool if the font family is not installed.
-  static Result<std::unique_ptr<TextMeasurer>> Create();
-  ~TextMeasurer();
-  TextMeasurer(const TextMeasurer&) = delete;
-  TextMeasurer& operator=(const TextMeasurer&) = delete;
-
-  TextSize Measure(const std::string& text, double font_px, bool bold);
-
- private:
-  TextMeasurer() = default;
-  struct Impl;
-  Impl* impl_ = nullptr;
-  std::map<std::tuple<std::string, double, bool>, TextSize> cache_;
+  virtual ~TextMeasurer() = default;
+  // The logical box of `text` (UTF-8) at `font_px` pixels. Equal arguments
+  // give equal sizes for the measurer's lifetime.
+  virtual TextSize Measure(const std::string& text, double font_px, bool bold) = 0;
 };
 
 }  // namespace ppsim::render

@@ -1,8 +1,9 @@
-#include "ppsim/render/text_metrics.h"
+#include "ppsim/render/pango_measurer.h"
 
 #include <strings.h>
 
 #include <string>
+#include <utility>
 
 #include "pango_text.h"
 
@@ -24,13 +25,13 @@ cairo_font_options_t* NewFontOptions() {
   return options;
 }
 
-struct TextMeasurer::Impl {
+struct PangoMeasurer::Impl {
   PangoContext* context = nullptr;
   PangoLayout* layout = nullptr;
 };
 
-Result<std::unique_ptr<TextMeasurer>> TextMeasurer::Create() {
-  std::unique_ptr<TextMeasurer> m(new TextMeasurer());
+Result<std::unique_ptr<TextMeasurer>> PangoMeasurer::Create() {
+  std::unique_ptr<PangoMeasurer> m(new PangoMeasurer());
   m->impl_ = new Impl();
   PangoFontMap* map = pango_cairo_font_map_get_default();
   m->impl_->context = pango_font_map_create_context(map);
@@ -55,17 +56,17 @@ Result<std::unique_ptr<TextMeasurer>> TextMeasurer::Create() {
     return Fail(ErrorCode::kMissingTool, std::string("font \"") + kFontFamily +
                                              "\" not found: install fonts-dejavu-core (apt-get install fonts-dejavu-core)");
   }
-  return m;
+  return std::unique_ptr<TextMeasurer>(std::move(m));
 }
 
-TextMeasurer::~TextMeasurer() {
+PangoMeasurer::~PangoMeasurer() {
   if (impl_ == nullptr) return;
   if (impl_->layout != nullptr) g_object_unref(impl_->layout);
   if (impl_->context != nullptr) g_object_unref(impl_->context);
   delete impl_;
 }
 
-TextSize TextMeasurer::Measure(const std::string& text, double font_px, bool bold) {
+TextSize PangoMeasurer::Measure(const std::string& text, double font_px, bool bold) {
   auto key = std::make_tuple(text, font_px, bold);
   if (auto it = cache_.find(key); it != cache_.end()) return it->second;
   PangoFontDescription* desc = NewFontDescription(font_px, bold);
