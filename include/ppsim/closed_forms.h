@@ -2,12 +2,14 @@
 // print beside what was measured. A form is given only inside its
 // assumptions: uniform per-kind costs, no communication latency, and the
 // schedule's own condition (e.g. P | M for interleaved). Outside them the
-// fields are empty: ppsim does not extrapolate a formula.
+// fields are empty: ppsim does not extrapolate a formula. Each schedule's
+// forms live in its own file (GeneratorInfo::predict, generators.h).
 #pragma once
 
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "ppsim/problem.h"
@@ -36,7 +38,9 @@ struct Prediction {
   std::string device_idle_formula;
 };
 
-// `problem` as the generator adjusted it (the Timeline's problem).
-Prediction Predict(const std::string& schedule, const Problem& problem);
+// `schedule`'s closed forms at `problem` as the generator adjusted it (the
+// Timeline's problem); all fields empty when its costs are not uniform per
+// kind, when there is latency, or when the schedule is unknown or has none.
+Prediction Predict(std::string_view schedule, const Problem& problem);
 
 }  // namespace ppsim

@@ -1,8 +1,12 @@
+#include <string>
+
 #include "core/dual_order.h"
+#include "core/dualpipe_idle.h"
 #include "core/schedule_builder.h"
 #include "ppsim/generators.h"
 
 namespace ppsim {
+namespace {
 
 // DualPipeV (DeepSeek's DualPipe folded into a V, as PyTorch's
 // ScheduleDualPipeV computes it): V-shape placement, device d holds stage d
@@ -19,5 +23,33 @@ Result<Schedule> GenerateDualPipeV(const Problem& p) {
   }
   return s;
 }
+
+Error CheckDualPipeV(const Problem& p) {
+  if (p.M < 2 * p.P)
+    return Fail(ErrorCode::kPrecondition, "dualpipev needs M ≥ 2P (as many microbatches as stages): P = " +
+                                              std::to_string(p.P) + " needs M ≥ " + std::to_string(2 * p.P) +
+                                              ", got M = " + std::to_string(p.M));
+  return Error::Ok();
+}
+
+// DeepSeek's (PP/2-1)(F&B+B-3W) with PP = 2P: DualPipe's ranks folded onto
+// P devices (dualpipe_idle.h).
+Prediction PredictDualPipeV(const Problem& p) { return PredictDualPipeIdle(p, p.P, "(P-1)(F&B+B-3W)"); }
+
+}  // namespace
+
+// Listed in generators.cc.
+extern const GeneratorInfo kDualPipeV = {
+    .name = "dualpipev",
+    .description = "DualPipeV (DeepSeek dualpipev.py, PyTorch ScheduleDualPipeV): DualPipe folded into a V on P "
+                   "devices, overlapped F&B pairs with a full backward (--no-overlap: F then B)",
+    .preconditions = "exactly 2 chunks per device (V-shape); M ≥ 2P (odd P and M are fine)",
+    .placement = Placement::kVShape,
+    .fixed_chunks = 2,
+    .split_backward = true,
+    .generate = &GenerateDualPipeV,
+    .check = &CheckDualPipeV,
+    .predict = &PredictDualPipeV,
+};
 
 }  // namespace ppsim

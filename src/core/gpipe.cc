@@ -1,7 +1,10 @@
+#include <vector>
+
 #include "core/schedule_builder.h"
 #include "ppsim/generators.h"
 
 namespace ppsim {
+namespace {
 
 Result<Schedule> GenerateGPipe(const Problem& p) {
   Schedule s = EmptySchedule(p);
@@ -13,5 +16,36 @@ Result<Schedule> GenerateGPipe(const Problem& p) {
   }
   return s;
 }
+
+// Every device is busy M(F+B) of (M+P-1)(F+B). Each holds all M
+// microbatches before its first backward; held from a forward's end, the
+// last device holds M-1 (it starts B0 as F(M-1) ends).
+Prediction PredictGPipe(const Problem& p) {
+  Prediction out;
+  const Tick fb = p.costs.f[0] + p.costs.b[0];
+  out.makespan = (p.M + p.P - 1) * fb;
+  out.makespan_formula = "(M+P-1)(F+B)";
+  out.bubble_ratio = Rational::Of(p.P - 1, p.M);
+  out.bubble_formula = "(P-1)/M";
+  const bool held = p.hold == HoldMode::kHeld;
+  std::vector<std::int64_t> peaks(p.P);
+  for (int d = 0; d < p.P; ++d) peaks[d] = held && d == p.P - 1 ? p.M - 1 : p.M;
+  out.peak_per_device = peaks;
+  out.peak_formula = held ? "M (M-1 on the last device)" : "M";
+  return out;
+}
+
+}  // namespace
+
+// Listed in generators.cc.
+extern const GeneratorInfo kGPipe = {
+    .name = "gpipe",
+    .description = "GPipe: every forward in microbatch order, then every backward",
+    .preconditions = "one chunk per device",
+    .placement = Placement::kLoop,
+    .fixed_chunks = 1,
+    .generate = &GenerateGPipe,
+    .predict = &PredictGPipe,
+};
 
 }  // namespace ppsim

@@ -2,6 +2,7 @@
 #include "ppsim/generators.h"
 
 namespace ppsim {
+namespace {
 
 // PyTorch's ScheduleLoopedBFS: each local chunk in turn runs all M
 // forwards; then the chunks in reverse run their backwards, microbatches in
@@ -18,5 +19,16 @@ Result<Schedule> GenerateLoopedBFS(const Problem& p) {
   }
   return s;
 }
+
+}  // namespace
+
+// Listed in generators.cc.
+extern const GeneratorInfo kLoopedBFS = {
+    .name = "looped-bfs",
+    .description = "Looped BFS (PyTorch ScheduleLoopedBFS): each chunk's forwards for all microbatches, then backwards",
+    .preconditions = "--chunks v ≥ 1",
+    .placement = Placement::kLoop,
+    .generate = &GenerateLoopedBFS,
+};
 
 }  // namespace ppsim

@@ -3,10 +3,12 @@
 #include <utility>
 #include <vector>
 
+#include "core/pytorch_rounds.h"
 #include "core/schedule_builder.h"
 #include "ppsim/generators.h"
 
 namespace ppsim {
+namespace {
 
 // ZB1P as PyTorch's ScheduleInterleavedZeroBubble computes it per rank:
 // interleaved 1F1B (microbatches in rounds of R = M / max(1, M/P); step i
@@ -51,5 +53,20 @@ Result<Schedule> GenerateZB1P(const Problem& p) {
   }
   return s;
 }
+
+Error CheckZB1P(const Problem& p) { return CheckPytorchRounds(p, "zb1p"); }
+
+}  // namespace
+
+// Listed in generators.cc.
+extern const GeneratorInfo kZB1P = {
+    .name = "zb1p",
+    .description = "ZB1P (PyTorch ScheduleInterleavedZeroBubble): interleaved 1F1B with B split from W; v = 1 is ZB-H1",
+    .preconditions = "--chunks v ≥ 1; M divisible by max(1, M/P)",
+    .placement = Placement::kLoop,
+    .split_backward = true,
+    .generate = &GenerateZB1P,
+    .check = &CheckZB1P,
+};
 
 }  // namespace ppsim

@@ -2,9 +2,11 @@
 #include <deque>
 
 #include "core/schedule_builder.h"
+#include "core/uniform_cost.h"
 #include "ppsim/generators.h"
 
 namespace ppsim {
+namespace {
 
 // ZB-H1 (Qi et al., "Zero Bubble Pipeline Parallelism", ICLR 2024): 1F1B
 // with the backward split into B (input gradient) and W (weight gradient).
@@ -31,5 +33,32 @@ Result<Schedule> GenerateZBH1(const Problem& p) {
   }
   return s;
 }
+
+// The Zero Bubble paper's bubble (the largest idle time inside one device's
+// span), where it holds: M ≥ 2P-1 and W ≤ F.
+Prediction PredictZBH1(const Problem& p) {
+  Prediction out;
+  const Tick f = p.costs.f[0], b = p.costs.b[0];
+  const auto w = Uniform(p.costs.w);
+  if (!w || *w > f || p.M < 2 * p.P - 1) return out;
+  out.span_idle = std::int64_t{p.P - 1} * (f + b - *w);
+  out.span_idle_formula = "(P-1)(F+B-W)";
+  return out;
+}
+
+}  // namespace
+
+// Listed in generators.cc.
+extern const GeneratorInfo kZBH1 = {
+    .name = "zb-h1",
+    .description = "ZB-H1 (Zero Bubble, Qi et al. 2024): 1F1B with B split from W, W delayed to fill the tail; bubble "
+                   "(P-1)(F+B-W), 1F1B's memory",
+    .preconditions = "one chunk per device; any M ≥ 1",
+    .placement = Placement::kLoop,
+    .fixed_chunks = 1,
+    .split_backward = true,
+    .generate = &GenerateZBH1,
+    .predict = &PredictZBH1,
+};
 
 }  // namespace ppsim

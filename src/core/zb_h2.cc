@@ -1,9 +1,11 @@
 #include <vector>
 
 #include "core/schedule_builder.h"
+#include "core/uniform_cost.h"
 #include "ppsim/generators.h"
 
 namespace ppsim {
+namespace {
 
 // ZB-H2 (Qi et al., ICLR 2024): the handcrafted zero-bubble schedule that
 // trades memory for time. It is the order a unit-cost pipeline (F = B = W =
@@ -59,5 +61,32 @@ Result<Schedule> GenerateZBH2(const Problem& p) {
   }
   return s;
 }
+
+// The Zero Bubble paper's bubble (the largest idle time inside one device's
+// span), where it holds: M ≥ 2P-1, W ≤ F and F+B ≥ 2W.
+Prediction PredictZBH2(const Problem& p) {
+  Prediction out;
+  const Tick f = p.costs.f[0], b = p.costs.b[0];
+  const auto w = Uniform(p.costs.w);
+  if (!w || *w > f || p.M < 2 * p.P - 1 || f + b < 2 * *w) return out;
+  out.span_idle = std::int64_t{p.P - 1} * (f + b - 2 * *w);
+  out.span_idle_formula = "(P-1)(F+B-2W)";
+  return out;
+}
+
+}  // namespace
+
+// Listed in generators.cc.
+extern const GeneratorInfo kZBH2 = {
+    .name = "zb-h2",
+    .description = "ZB-H2 (Zero Bubble, Qi et al. 2024): up to 2P-1 microbatches in flight, W deferred to the tail; "
+                   "bubble (P-1)(F+B-2W)",
+    .preconditions = "one chunk per device; any M ≥ 1 (zero bubble at equal costs needs M ≥ 2P-1)",
+    .placement = Placement::kLoop,
+    .fixed_chunks = 1,
+    .split_backward = true,
+    .generate = &GenerateZBH2,
+    .predict = &PredictZBH2,
+};
 
 }  // namespace ppsim

@@ -4,6 +4,7 @@
 #include "ppsim/generators.h"
 
 namespace ppsim {
+namespace {
 
 // ZB-V (Qi et al., ICLR 2024, §6), as PyTorch's ScheduleZBVZeroBubble
 // computes it per rank. V-shape placement: device d holds chunk 0 = stage d
@@ -60,5 +61,19 @@ Result<Schedule> GenerateZBV(const Problem& p) {
   }
   return s;
 }
+
+}  // namespace
+
+// Listed in generators.cc.
+extern const GeneratorInfo kZBV = {
+    .name = "zbv",
+    .description = "ZB-V (Zero Bubble, PyTorch ScheduleZBVZeroBubble): V-shape placement, 2 chunks per device, B split "
+                   "from W",
+    .preconditions = "exactly 2 chunks per device (V-shape); any M ≥ 1",
+    .placement = Placement::kVShape,
+    .fixed_chunks = 2,
+    .split_backward = true,
+    .generate = &GenerateZBV,
+};
 
 }  // namespace ppsim
