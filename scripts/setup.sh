@@ -12,7 +12,7 @@ mode=${PPSIM_SETUP:-all}
 
 packages=(
   cmake g++ make pkg-config
-  libcli11-dev nlohmann-json3-dev libtomlplusplus-dev libfmt-dev   # CLI, JSON, scene files, text
+  libcli11-dev nlohmann-json3-dev libtomlplusplus-dev              # CLI, JSON, scene files
   libcairo2-dev libpango1.0-dev fonts-dejavu-core                  # rendering
   ffmpeg                                                           # video
 )

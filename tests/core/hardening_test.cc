@@ -25,13 +25,6 @@ TEST(Checked, ExactOrNothing) {
   EXPECT_EQ(CheckedAdd<Tick>(kMax, 1), std::nullopt);
   EXPECT_EQ(CheckedSub<Tick>(kMin, 1), std::nullopt);
   EXPECT_EQ(CheckedSub<Tick>(kMax, kMin), std::nullopt);
-  EXPECT_EQ(CheckedCast<int>(Tick{3'000'000'000}), std::nullopt);
-  Result<Tick> r = MulOrFail(Tick{1} << 40, 4096 * 3, "cost × count");
-  EXPECT_EQ(*r, (Tick{1} << 40) * 4096 * 3);
-  r = MulOrFail(kMax, 2, "P × makespan");
-  ASSERT_FALSE(r.ok());
-  EXPECT_EQ(r.error().code, ErrorCode::kTooLarge);
-  EXPECT_EQ(r.error().message, "P × makespan = 9223372036854775807 × 2 overflows a 64-bit integer");
 }
 
 TEST(ProblemLimits, WorkThatCouldOverflowPTimesMakespanIsRefused) {
