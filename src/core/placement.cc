@@ -8,6 +8,11 @@
 // as far as it can go and park it on the one op it waits for, waking it when
 // that op's device has placed it. A state where every unfinished device is
 // parked is a deadlock, and the parked devices spell out the cycle.
+//
+// PlaceInto in parts: the row table (what every op of one kind and stage
+// needs), the device scheduler (PlaceEnds: run, park, wake) around the hot
+// loop (RunLane: one device's ops until one waits), the deadlock report,
+// then the starts (FillStarts: from the ends, compound slots fixed up).
 #include "ppsim/placement.h"
 
 #include <algorithm>
@@ -44,58 +49,9 @@ struct Row {
   int dep_device = -1;  // device holding the dependency
 };
 
-// Duration of a compound slot: an overlapped F+B pair runs as one op, and a
-// full backward costs B+W (Costs::FullBackward) though its row says B.
-Tick SlotDuration(const Problem& problem, const OpSpace& space, const Slot& slot) {
-  const Op a = space.At(slot.op);
-  if (!slot.pair()) return slot.full ? problem.costs.FullBackward(a.stage) : problem.costs.Of(a.kind, a.stage);
-  const Op b = space.At(slot.overlapped);
-  return a.kind == OpKind::kF ? problem.costs.Overlapped(a.stage, b.stage, slot.full)
-                              : problem.costs.Overlapped(b.stage, a.stage, slot.full);
-}
-
-std::string DeadlockMessage(const Problem& problem, const OpSpace& space, const Schedule& schedule,
-                            const std::vector<size_t>& cursor, const std::vector<OpId>& waits_on) {
-  // Follow device -> device holding the op it waits on, until one repeats.
-  int d = -1;
-  for (int i = 0; i < problem.P; ++i)
-    if (waits_on[i] != kNoOp) { d = i; break; }
-  std::vector<int> seen_at(problem.P, -1);
-  std::vector<int> path;
-  while (d >= 0 && seen_at[d] < 0) {
-    seen_at[d] = static_cast<int>(path.size());
-    path.push_back(d);
-    d = problem.DeviceOf(space.At(waits_on[d]).stage);
-    if (waits_on[d] == kNoOp) break;  // cannot happen for a complete schedule
-  }
-  std::string msg = "deadlock:";
-  const int first = d >= 0 && seen_at[d] >= 0 ? seen_at[d] : 0;
-  for (size_t i = first; i < path.size(); ++i) {
-    const int dev = path[i];
-    const Slot& next = schedule.devices[dev][cursor[dev]];
-    msg += (i == static_cast<size_t>(first) ? " " : "; ");
-    msg += "device " + std::to_string(dev) + " waits on " + OpName(space.At(waits_on[dev])) + " before " +
-           OpName(space.At(next.op));
-  }
-  return msg;
-}
-
-}  // namespace
-
-Result<Timeline> Place(const Problem& problem, Schedule schedule) {
-  Timeline t;
-  Error e = PlaceInto(problem, std::move(schedule), t);
-  if (e.code != ErrorCode::kOk) return e;
-  return t;
-}
-
-Error PlaceInto(const Problem& problem, Schedule&& schedule, Timeline& t) {
-  const OpSpace space = schedule.space;
+// One Row per (kind, stage), kinds F, B and, when split, W.
+std::vector<Row> BuildRows(const Problem& problem, const OpSpace& space, int kinds) {
   const int S = space.stages();
-  const int M = space.microbatches();
-  const int kinds = schedule.split_backward ? 3 : 2;
-  const std::int64_t n = std::int64_t{kinds} * S * M;
-
   std::vector<Row> rows(static_cast<size_t>(kinds) * S);
   for (int k = 0; k < kinds; ++k) {
     for (int s = 0; s < S; ++s) {
@@ -113,16 +69,18 @@ Error PlaceInto(const Problem& problem, Schedule&& schedule, Timeline& t) {
       }
     }
   }
+  return rows;
+}
 
-  t.problem = problem;
-  t.start.resize(n);    // filled from the ends once everything is placed
-  t.end.assign(n, -1);  // -1: not placed yet
-  Tick* const end = t.end.data();
-  std::vector<Slot> compound;  // pairs and full backwards: their start is not end - row cost
-  const FastDiv by_s(static_cast<std::uint32_t>(S));
-  const OpId two_m = 2 * M;
-  // The row of `id` and its dependency (microbatch-major ids, see op.h).
-  auto decode = [&](OpId id, OpId& dep) -> const Row& {
+// The row table as the hot loop reads it: a small value, kept in registers.
+struct RowDecoder {
+  const Row* rows;
+  OpId S;
+  OpId two_m;  // 2M: ids from two_m · S on are W ops
+  FastDiv by_s;
+
+  // The row of `id`, and its dependency in `dep` (microbatch-major ids, see op.h).
+  const Row& Decode(OpId id, OpId& dep) const {
     const OpId q = static_cast<OpId>(by_s.Div(static_cast<std::uint32_t>(id)));
     const OpId stage = id - q * S;
     if (q < two_m) [[likely]] {
@@ -132,85 +90,107 @@ Error PlaceInto(const Problem& problem, Schedule&& schedule, Timeline& t) {
     }
     dep = (2 * (q - two_m) + 1) * S + stage;  // W(m,s) waits on B(m,s)
     return rows[2 * S + stage];
-  };
+  }
+};
 
-  // Per device: its queue, how far it got, when it is free and, while
-  // parked, the op it waits on. Devices parked on an op of device e form an
-  // intrusive list from lanes[e].parked_head, so parking and waking allocate
-  // nothing; a device is runnable, parked or finished, so P slots hold every
-  // runnable one.
-  struct Lane {
-    const Slot* queue = nullptr;
-    size_t size = 0;
-    size_t cursor = 0;
-    Tick free_at = 0;
-    OpId waits_on = kNoOp;
-    int parked_head = -1;
-    int next_parked = -1;
-  };
+// Duration of a compound slot: an overlapped F+B pair runs as one op, and a
+// full backward costs B+W (Costs::FullBackward) though its row says B.
+Tick SlotDuration(const Problem& problem, const OpSpace& space, const Slot& slot) {
+  const Op a = space.At(slot.op);
+  if (!slot.pair()) return slot.full ? problem.costs.FullBackward(a.stage) : problem.costs.Of(a.kind, a.stage);
+  const Op b = space.At(slot.overlapped);
+  return a.kind == OpKind::kF ? problem.costs.Overlapped(a.stage, b.stage, slot.full)
+                              : problem.costs.Overlapped(b.stage, a.stage, slot.full);
+}
+
+// Per device: its queue, how far it got, when it is free and, while parked,
+// the op it waits on. Devices parked on an op of device e form an intrusive
+// list from lanes[e].parked_head, so parking and waking allocate nothing.
+struct Lane {
+  const Slot* queue = nullptr;
+  size_t size = 0;
+  size_t cursor = 0;
+  Tick free_at = 0;
+  OpId waits_on = kNoOp;
+  int parked_head = -1;
+  int next_parked = -1;
+};
+
+// Where a device's run stopped early: the op it waits on, on which device.
+struct Block {
+  OpId op = kNoOp;  // kNoOp: the device placed its whole queue
+  int device = -1;
+};
+
+// The hot loop: places `lane`'s ops from its cursor until one waits on an op
+// not placed yet, writing each op's end. Pairs and full backwards go to
+// `compound` (their start is not their end minus their row's duration).
+inline Block RunLane(Lane& lane, const RowDecoder rows, Tick* const end, const Problem& problem, const OpSpace& space,
+                     std::vector<Slot>& compound) {
+  const Slot* const queue = lane.queue;
+  const size_t size = lane.size;
+  size_t i = lane.cursor;
+  Tick now = lane.free_at;
+  Block block;
+  // A device typically places a few ops per run and resumes only after the
+  // others have run, so fetch what its next run will read now: the next
+  // cache lines of its queue and the end ticks its coming ops will write.
+  if (i + 8 < size) {
+    __builtin_prefetch(&queue[i + 8]);
+    for (size_t k = i + 2; k < i + 6; ++k) __builtin_prefetch(&end[queue[k].op], 1);
+  }
+  for (; i < size; ++i) {
+    const Slot slot = queue[i];
+    OpId dep;
+    const Row& r = rows.Decode(slot.op, dep);
+    Tick ready = now;
+    if (r.has_dep) {
+      const Tick e = end[dep];
+      if (e < 0) { block = {dep, r.dep_device}; break; }
+      ready = std::max(ready, e + r.latency);
+    }
+    Tick duration = r.duration;
+    if (slot.pair()) [[unlikely]] {
+      OpId dep2;
+      const Row& r2 = rows.Decode(slot.overlapped, dep2);
+      if (r2.has_dep) {
+        const Tick e = end[dep2];
+        if (e < 0) { block = {dep2, r2.dep_device}; break; }
+        ready = std::max(ready, e + r2.latency);
+      }
+      duration = SlotDuration(problem, space, slot);
+      end[slot.overlapped] = ready + duration;
+      compound.push_back(slot);
+    } else if (slot.full) [[unlikely]] {
+      duration = SlotDuration(problem, space, slot);
+      compound.push_back(slot);
+    }
+    now = end[slot.op] = ready + duration;
+  }
+  lane.cursor = i;
+  lane.free_at = now;
+  return block;
+}
+
+// Runs devices until every one is finished or parked; a device is runnable,
+// parked or finished, so P slots hold every runnable one. Returns the number
+// of devices that placed their whole queue (P unless deadlocked).
+int PlaceEnds(const Problem& problem, const OpSpace& space, const RowDecoder rows, std::vector<Lane>& lanes,
+              Tick* const end, std::vector<Slot>& compound) {
   const int P = problem.P;
-  std::vector<Lane> lanes(P);
   std::vector<int> runnable(P);
   int top = 0;
-  for (int d = P - 1; d >= 0; --d) {
-    lanes[d].queue = schedule.devices[d].data();
-    lanes[d].size = schedule.devices[d].size();
-    runnable[top++] = d;
-  }
+  for (int d = P - 1; d >= 0; --d) runnable[top++] = d;
   int finished = 0;
-
   while (top > 0) {
     const int d = runnable[--top];
-    Lane& lane = lanes[d];
-    const Slot* const queue = lane.queue;
-    const size_t size = lane.size;
-    size_t i = lane.cursor;
-    Tick now = lane.free_at;
-    OpId blocked_on = kNoOp;
-    int blocked_device = -1;
-    // A device typically places a few ops per run and resumes only after the
-    // others have run, so fetch what its next run will read now: the next
-    // cache lines of its queue and the end ticks its coming ops will write.
-    if (i + 8 < size) {
-      __builtin_prefetch(&queue[i + 8]);
-      for (size_t k = i + 2; k < i + 6; ++k) __builtin_prefetch(&end[queue[k].op], 1);
-    }
-    for (; i < size; ++i) {
-      const Slot slot = queue[i];
-      OpId dep;
-      const Row& r = decode(slot.op, dep);
-      Tick ready = now;
-      if (r.has_dep) {
-        const Tick e = end[dep];
-        if (e < 0) { blocked_on = dep; blocked_device = r.dep_device; break; }
-        ready = std::max(ready, e + r.latency);
-      }
-      Tick duration = r.duration;
-      if (slot.pair()) [[unlikely]] {
-        OpId dep2;
-        const Row& r2 = decode(slot.overlapped, dep2);
-        if (r2.has_dep) {
-          const Tick e = end[dep2];
-          if (e < 0) { blocked_on = dep2; blocked_device = r2.dep_device; break; }
-          ready = std::max(ready, e + r2.latency);
-        }
-        duration = SlotDuration(problem, space, slot);
-        end[slot.overlapped] = ready + duration;
-        compound.push_back(slot);
-      } else if (slot.full) [[unlikely]] {
-        duration = SlotDuration(problem, space, slot);
-        compound.push_back(slot);
-      }
-      now = end[slot.op] = ready + duration;
-    }
-    lane.cursor = i;
-    lane.free_at = now;
-    if (i == size) {
+    const Block block = RunLane(lanes[d], rows, end, problem, space, compound);
+    if (block.op == kNoOp) {
       ++finished;
-    } else {
-      lane.waits_on = blocked_on;
-      lane.next_parked = lanes[blocked_device].parked_head;
-      lanes[blocked_device].parked_head = d;
+    } else {  // park d on the device that will place the op it waits on
+      lanes[d].waits_on = block.op;
+      lanes[d].next_parked = lanes[block.device].parked_head;
+      lanes[block.device].parked_head = d;
     }
     // Wake the devices that waited on an op this run placed.
     for (int* link = &lanes[d].parked_head; *link >= 0;) {
@@ -224,19 +204,42 @@ Error PlaceInto(const Problem& problem, Schedule&& schedule, Timeline& t) {
       }
     }
   }
-  if (finished != P) {
-    std::vector<size_t> cursor(P);
-    std::vector<OpId> waits_on(P);
-    for (int d = 0; d < P; ++d) {
-      cursor[d] = lanes[d].cursor;
-      waits_on[d] = lanes[d].waits_on;
-    }
-    return Fail(ErrorCode::kDeadlock, DeadlockMessage(problem, space, schedule, cursor, waits_on));
-  }
+  return finished;
+}
 
-  // Starts, in one sequential pass: the hot loop above writes only ends.
+std::string DeadlockMessage(const Problem& problem, const OpSpace& space, const std::vector<Lane>& lanes) {
+  // Follow device -> device holding the op it waits on, until one repeats.
+  int d = -1;
+  for (int i = 0; i < problem.P; ++i)
+    if (lanes[i].waits_on != kNoOp) { d = i; break; }
+  std::vector<int> seen_at(problem.P, -1);
+  std::vector<int> path;
+  while (d >= 0 && seen_at[d] < 0) {
+    seen_at[d] = static_cast<int>(path.size());
+    path.push_back(d);
+    d = problem.DeviceOf(space.At(lanes[d].waits_on).stage);
+    if (lanes[d].waits_on == kNoOp) break;  // cannot happen for a complete schedule
+  }
+  std::string msg = "deadlock:";
+  const int first = d >= 0 && seen_at[d] >= 0 ? seen_at[d] : 0;
+  for (size_t i = first; i < path.size(); ++i) {
+    const Lane& lane = lanes[path[i]];
+    msg += (i == static_cast<size_t>(first) ? " " : "; ");
+    msg += "device " + std::to_string(path[i]) + " waits on " + OpName(space.At(lane.waits_on)) + " before " +
+           OpName(space.At(lane.queue[lane.cursor].op));
+  }
+  return msg;
+}
+
+// Starts from ends, in one sequential pass (the hot loop writes only ends),
+// then the compound slots, whose duration is not their row's.
+void FillStarts(const Problem& problem, const OpSpace& space, const std::vector<Row>& rows,
+                const std::vector<Slot>& compound, Timeline& t) {
+  const OpId S = space.stages();
+  const OpId two_m = 2 * space.microbatches();
+  const Tick* const end = t.end.data();
   Tick* const start = t.start.data();
-  for (OpId q = 0; q < static_cast<OpId>(n / S); ++q) {
+  for (OpId q = 0; q < static_cast<OpId>(t.end.size() / S); ++q) {
     const Row* row = &rows[(q < two_m ? (q & 1) : 2) * S];
     for (OpId s = 0; s < S; ++s) {
       const OpId id = q * S + s;
@@ -247,6 +250,37 @@ Error PlaceInto(const Problem& problem, Schedule&& schedule, Timeline& t) {
     start[slot.op] = end[slot.op] - SlotDuration(problem, space, slot);
     if (slot.pair()) start[slot.overlapped] = start[slot.op];
   }
+}
+
+}  // namespace
+
+Result<Timeline> Place(const Problem& problem, Schedule schedule) {
+  Timeline t;
+  Error e = PlaceInto(problem, std::move(schedule), t);
+  if (e.code != ErrorCode::kOk) return e;
+  return t;
+}
+
+Error PlaceInto(const Problem& problem, Schedule&& schedule, Timeline& t) {
+  const OpSpace space = schedule.space;
+  const int S = space.stages();
+  const int kinds = schedule.split_backward ? 3 : 2;
+  const std::vector<Row> rows = BuildRows(problem, space, kinds);
+  const RowDecoder decoder{rows.data(), S, 2 * space.microbatches(), FastDiv(static_cast<std::uint32_t>(S))};
+
+  const std::int64_t n = std::int64_t{kinds} * S * space.microbatches();
+  t.problem = problem;
+  t.start.resize(n);    // filled from the ends once everything is placed
+  t.end.assign(n, -1);  // -1: not placed yet
+  std::vector<Lane> lanes(problem.P);
+  for (int d = 0; d < problem.P; ++d) {
+    lanes[d].queue = schedule.devices[d].data();
+    lanes[d].size = schedule.devices[d].size();
+  }
+  std::vector<Slot> compound;  // pairs and full backwards
+  if (PlaceEnds(problem, space, decoder, lanes, t.end.data(), compound) != problem.P)
+    return Fail(ErrorCode::kDeadlock, DeadlockMessage(problem, space, lanes));
+  FillStarts(problem, space, rows, compound, t);
 
   Tick makespan = 0;
   for (const Lane& lane : lanes) makespan = std::max(makespan, lane.free_at);
