@@ -24,12 +24,12 @@ double ProcessCpuSeconds() {
 }
 
 void BM_Sweep(benchmark::State& state) {
-  const std::string text = *ppsim::ReadFile(kScene);
-  const std::vector<ppsim::SweepAxis> axes{*ppsim::ParseSweepAxis("P=1..8"), *ppsim::ParseSweepAxis("M=1..16")};
+  const std::string text = *ppsim::io::ReadFile(kScene);
+  const std::vector<ppsim::scene::SweepAxis> axes{*ppsim::scene::ParseSweepAxis("P=1..8"), *ppsim::scene::ParseSweepAxis("M=1..16")};
   std::int64_t points = 0;
   const double cpu0 = ProcessCpuSeconds();
   for (auto _ : state) {
-    ppsim::Result<ppsim::SweepResult> r = ppsim::Sweep(text, kScene, {}, axes, static_cast<int>(state.range(0)));
+    ppsim::Result<ppsim::scene::SweepResult> r = ppsim::scene::Sweep(text, kScene, {}, axes, static_cast<int>(state.range(0)));
     points += r->tried + r->skipped;
     benchmark::DoNotOptimize(r);
   }
@@ -42,8 +42,8 @@ BENCHMARK(BM_Sweep)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime(
 // One claim evaluated on runs already simulated. Goal: >= 10^5 claims/s, so
 // the claims stay a small share of a sweep point (BM_Sweep).
 void BM_CheckClaim(benchmark::State& state) {
-  ppsim::Result<ppsim::Scene> scene = ppsim::LoadScene(kScene);
-  ppsim::Result<std::vector<ppsim::RunResult>> runs = ppsim::SimulateScene(*scene);
+  ppsim::Result<ppsim::scene::Scene> scene = ppsim::scene::LoadScene(kScene);
+  ppsim::Result<std::vector<ppsim::RunResult>> runs = ppsim::scene::SimulateScene(*scene);
   std::int64_t n = 0;
   for (auto _ : state) {
     auto r = ppsim::CheckClaim("bubble_ratio(GPipe) == (P-1)/M and peak(GPipe) > peak(1F1B)", *runs, scene->params);

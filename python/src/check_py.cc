@@ -37,12 +37,12 @@ std::vector<std::string> Pairs(const pyb::object& values, bool sweep) {
 }  // namespace
 
 void BindCheck(pyb::module_& m) {
-  pyb::class_<CheckReport>(m, "CheckResult", "A scene's claims checked (`ppsim check`).")
-      .def_readonly("ok", &CheckReport::ok)
-      .def("__bool__", [](const CheckReport& r) { return r.ok; })
-      .def("__str__", [](const CheckReport& r) { return r.text; }, "the report `ppsim check` prints")
-      .def("to_json", [](const CheckReport& r) { return r.json.dump() + "\n"; }, "the bytes `ppsim check --json` prints")
-      .def("_repr_html_", [](const CheckReport& r) {
+  pyb::class_<scene::CheckReport>(m, "CheckResult", "A scene's claims checked (`ppsim check`).")
+      .def_readonly("ok", &scene::CheckReport::ok)
+      .def("__bool__", [](const scene::CheckReport& r) { return r.ok; })
+      .def("__str__", [](const scene::CheckReport& r) { return r.text; }, "the report `ppsim check` prints")
+      .def("to_json", [](const scene::CheckReport& r) { return r.json.dump() + "\n"; }, "the bytes `ppsim check --json` prints")
+      .def("_repr_html_", [](const scene::CheckReport& r) {
         std::string h = "<pre>";
         for (char c : r.text) h += c == '<' ? "&lt;" : c == '>' ? "&gt;" : c == '&' ? "&amp;" : std::string(1, c);
         return h + "</pre>";
@@ -51,9 +51,9 @@ void BindCheck(pyb::module_& m) {
       "check",
       [](const std::string& scene, pyb::object set, pyb::object sweep, int threads) {
         const std::vector<std::string> sets = Pairs(set, false), sweeps = Pairs(sweep, true);
-        const std::string text = Unwrap(ReadFile(scene));
+        const std::string text = Unwrap(io::ReadFile(scene));
         pyb::gil_scoped_release unlocked;
-        return Unwrap(CheckScene(text, scene, sets, sweeps, threads));
+        return Unwrap(scene::CheckScene(text, scene, sets, sweeps, threads));
       },
       pyb::arg("scene"), pyb::arg("set") = pyb::none(), pyb::arg("sweep") = pyb::none(), pyb::arg("threads") = 0,
       "Check a scene's claims (`ppsim check`), over a sweep if given; returns a CheckResult.");

@@ -18,17 +18,17 @@ namespace {
 namespace pyb = pybind11;
 
 struct PyComparison {
-  std::shared_ptr<const std::vector<ComparedRun>> runs;
+  std::shared_ptr<const std::vector<io::ComparedRun>> runs;
 
   std::vector<render::RunInput> Inputs() const {
     std::vector<render::RunInput> in;
-    for (const ComparedRun& r : *runs) in.push_back({r.timeline.schedule.name, "", &r.timeline, &r.metrics});
+    for (const io::ComparedRun& r : *runs) in.push_back({r.timeline.schedule.name, "", &r.timeline, &r.metrics});
     return in;
   }
   // Run i's Timeline; it shares ownership of the whole comparison.
   PyTimeline At(size_t i) const {
     if (i >= runs->size()) throw pyb::index_error();
-    const ComparedRun& r = (*runs)[i];
+    const io::ComparedRun& r = (*runs)[i];
     return PyTimeline(std::shared_ptr<const Timeline>(runs, &r.timeline),
                       std::shared_ptr<const Metrics>(runs, &r.metrics));
   }
@@ -40,9 +40,9 @@ struct PyComparison {
 };
 
 PyComparison CompareNamed(const std::vector<std::string>& schedules, const ProblemArgs& args) {
-  const Problem problem = Unwrap(ToProblem(ToOptions(args)));
+  const Problem problem = Unwrap(io::ToProblem(ToOptions(args)));
   pyb::gil_scoped_release unlocked;
-  return PyComparison{std::make_shared<const std::vector<ComparedRun>>(Unwrap(Compare(schedules, problem)))};
+  return PyComparison{std::make_shared<const std::vector<io::ComparedRun>>(Unwrap(io::Compare(schedules, problem)))};
 }
 
 }  // namespace
@@ -53,9 +53,9 @@ void BindComparison(pyb::module_& m) {
       .def_property_readonly("timelines", &C::Timelines)
       .def("__len__", [](const C& c) { return c.runs->size(); })
       .def("__getitem__", &C::At)
-      .def("to_json", [](const C& c) { return ComparisonJson(*c.runs).dump() + "\n"; },
+      .def("to_json", [](const C& c) { return io::ComparisonJson(*c.runs).dump() + "\n"; },
            "the bytes `ppsim compare --json` prints")
-      .def("__str__", [](const C& c) { return ComparisonText(*c.runs); }, "the table `ppsim compare` prints")
+      .def("__str__", [](const C& c) { return io::ComparisonText(*c.runs); }, "the table `ppsim compare` prints")
       .def("svg", [](const C& c, int width, int height) { return RunsSvg(c.Inputs(), width, height); },
            pyb::arg("width") = 1200, pyb::arg("height") = 680)
       .def("_repr_svg_", [](const C& c) -> pyb::object {

@@ -17,7 +17,7 @@ pyb::object& ErrorType() {
 
 // The CLI's line for the same mistake (the keyword arguments are the CLI's flags).
 void Raise(const Error& e) {
-  const std::string text = AsCliError(e).Text();
+  const std::string text = io::AsCliError(e).Text();
   if (!ErrorType()) {  // ppsim/__init__.py not imported: still a ValueError
     PyErr_SetString(PyExc_ValueError, text.c_str());
     return;

@@ -34,8 +34,8 @@ void Set(const pyb::object& value, std::string& out) {
 
 bool ProblemArgs::shape_given() const { return !P.is_none() || !M.is_none() || !chunks.is_none(); }
 
-ProblemOptions ToOptions(const ProblemArgs& a) {
-  ProblemOptions o;
+io::ProblemOptions ToOptions(const ProblemArgs& a) {
+  io::ProblemOptions o;
   Set(a.P, o.P);
   Set(a.M, o.M);
   Set(a.chunks, o.chunks);

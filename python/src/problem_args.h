@@ -16,7 +16,7 @@ struct ProblemArgs {
   bool shape_given() const;
 };
 
-ProblemOptions ToOptions(const ProblemArgs& args);
+io::ProblemOptions ToOptions(const ProblemArgs& args);
 
 // Adds the keyword arguments P=None, M=None, chunks=None, costs=None,
 // comm=None, hold=None, cost_file=None, memory_limit=None, cost_per=None, in

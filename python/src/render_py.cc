@@ -27,7 +27,7 @@ std::vector<std::string> Overrides(const pyb::object& values) {
 
 // "1280x720" or (1280, 720).
 std::pair<int, int> Size(const pyb::object& size) {
-  if (pyb::isinstance<pyb::str>(size)) return Unwrap(ParseFrameSize(size.cast<std::string>(), "size"));
+  if (pyb::isinstance<pyb::str>(size)) return Unwrap(scene::ParseFrameSize(size.cast<std::string>(), "size"));
   auto [w, h] = size.cast<std::pair<int, int>>();
   return {w, h};
 }
@@ -35,12 +35,12 @@ std::pair<int, int> Size(const pyb::object& size) {
 }  // namespace
 
 void BindRender(pyb::module_& m) {
-  pyb::class_<SceneRenderReport>(m, "RenderResult", "What `ppsim render` wrote, and the runs it drew.")
+  pyb::class_<scene::SceneRenderReport>(m, "RenderResult", "What `ppsim render` wrote, and the runs it drew.")
       .def_property_readonly(
           "outputs",
-          [](const SceneRenderReport& r) {
+          [](const scene::SceneRenderReport& r) {
             pyb::list out;
-            for (const RenderedOutput& o : r.outputs) {
+            for (const scene::RenderedOutput& o : r.outputs) {
               pyb::dict d;
               d["path"] = o.path;
               d["width"] = o.width;
@@ -57,7 +57,7 @@ void BindRender(pyb::module_& m) {
           "one dict per file written: path, width, height, ticks (and fps, seconds for videos)")
       .def_property_readonly(
           "runs",
-          [](const SceneRenderReport& r) {
+          [](const scene::SceneRenderReport& r) {
             pyb::dict out;
             for (const RunResult& run : r.runs) {
               pyb::dict d;
@@ -70,10 +70,10 @@ void BindRender(pyb::module_& m) {
             return out;
           },
           "{run name: {makespan, idle, busy, peak_activations}}")
-      .def_readonly("closing", &SceneRenderReport::closing, "the scene's closing lines, filled from the runs")
-      .def("to_json", [](const SceneRenderReport& r) { return SceneRenderJson(r) + "\n"; },
+      .def_readonly("closing", &scene::SceneRenderReport::closing, "the scene's closing lines, filled from the runs")
+      .def("to_json", [](const scene::SceneRenderReport& r) { return scene::SceneRenderJson(r) + "\n"; },
            "the bytes `ppsim render --json` prints")
-      .def("__str__", [](const SceneRenderReport& r) {
+      .def("__str__", [](const scene::SceneRenderReport& r) {
         std::string s;
         for (const std::string& line : r.closing) s += line + "\n";
         return s;
@@ -82,7 +82,7 @@ void BindRender(pyb::module_& m) {
       "render",
       [](const std::string& scene, pyb::object out, pyb::object set, pyb::object size, int fps, int display_width,
          int width, std::optional<Tick> at_tick, bool animated, const std::string& format, const std::string& gauge) {
-        SceneRenderOptions o;
+        scene::SceneRenderOptions o;
         if (pyb::isinstance<pyb::str>(out)) {
           o.outputs.push_back(out.cast<std::string>());
         } else {
@@ -98,9 +98,9 @@ void BindRender(pyb::module_& m) {
         o.gauge = gauge;
         const std::vector<std::string> overrides = Overrides(set);
         std::vector<std::string> false_claims;
-        Result<SceneRenderReport> report = [&] {
+        Result<scene::SceneRenderReport> report = [&] {
           pyb::gil_scoped_release unlocked;
-          return RenderScene(scene, overrides, o, &false_claims);
+          return scene::RenderScene(scene, overrides, o, &false_claims);
         }();
         if (!report && !false_claims.empty()) {
           // One line: the summary, then each false claim.

@@ -20,7 +20,7 @@ namespace {
 namespace pyb = pybind11;
 
 struct PySearchResult {
-  std::shared_ptr<const SearchRun> run;
+  std::shared_ptr<const io::SearchRun> run;
 
   const SearchResult& result() const { return run->result; }
   PyTimeline Timeline() const {
@@ -29,10 +29,10 @@ struct PySearchResult {
   }
   std::string Text() const {
     std::string out;
-    if (result().timeline.makespan <= kSearchChartTicks) {
+    if (result().timeline.makespan <= io::kSearchChartTicks) {
       out = Unwrap(render::RenderRunText(result().timeline.schedule.name, result().timeline, run->metrics, {})) + "\n";
     }
-    return out + SearchSummaryLine(result());
+    return out + io::SearchSummaryLine(result());
   }
   pyb::list FixedSchedules() const {
     pyb::list out;
@@ -50,7 +50,7 @@ void Set(const pyb::object& value, std::string& out) {
 
 PySearchResult SearchNamed(const ProblemArgs& args, const pyb::object& max_activations, const std::string& placement,
                            const pyb::object& time_limit, const pyb::object& seed) {
-  SearchRequest request;
+  io::SearchRequest request;
   request.problem = ToOptions(args);
   request.chunks_given = !args.chunks.is_none();
   request.placement = placement;
@@ -58,7 +58,7 @@ PySearchResult SearchNamed(const ProblemArgs& args, const pyb::object& max_activ
   Set(time_limit, request.time_limit);
   Set(seed, request.seed);
   pyb::gil_scoped_release unlocked;  // the search touches no Python object
-  return PySearchResult{std::make_shared<const SearchRun>(Unwrap(RunSearch(request)))};
+  return PySearchResult{std::make_shared<const io::SearchRun>(Unwrap(io::RunSearch(request)))};
 }
 
 }  // namespace
@@ -70,7 +70,7 @@ void BindSearch(pyb::module_& m) {
       .def_property_readonly("makespan", [](const S& s) { return s.result().timeline.makespan; })
       .def_property_readonly("lower_bound", [](const S& s) { return s.result().lower_bound; },
                              "no schedule within the budget is shorter")
-      .def_property_readonly("gap", [](const S& s) { return SearchGap(s.result()); },
+      .def_property_readonly("gap", [](const S& s) { return io::SearchGap(s.result()); },
                              "(makespan - lower_bound) / makespan")
       .def_property_readonly("optimal", [](const S& s) { return s.result().optimal; })
       .def_property_readonly("found_by", [](const S& s) { return s.result().found_by; })
@@ -85,10 +85,10 @@ void BindSearch(pyb::module_& m) {
                              "the best fitting Zero Bubble greedy's makespan, 0 if none")
       .def(
           "order", [](const S& s, const std::string& format) {
-            return Unwrap(ExportSchedule(format, s.result().timeline));
+            return Unwrap(io::ExportSchedule(format, s.result().timeline));
           },
           pyb::arg("format") = "text", "the order found, as `ppsim search --export FORMAT` writes it (text, pytorch-csv)")
-      .def("to_json", [](const S& s) { return SearchResultJson(*s.run).dump() + "\n"; },
+      .def("to_json", [](const S& s) { return io::SearchResultJson(*s.run).dump() + "\n"; },
            "the bytes `ppsim search --json` prints")
       .def("__str__", &S::Text, "what `ppsim search` prints: the chart (up to 160 ticks) and the summary line")
       .def("__repr__", [](const S& s) {

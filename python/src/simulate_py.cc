@@ -21,11 +21,11 @@ namespace pyb = pybind11;
 PyTimeline Wrap(Timeline t) { return PyTimeline(std::make_shared<const Timeline>(std::move(t))); }
 
 PyTimeline SimulateNamed(const std::string& schedule, const ProblemArgs& args, const pyb::object& schedule_file) {
-  const Problem problem = Unwrap(ToProblem(ToOptions(args)));
+  const Problem problem = Unwrap(io::ToProblem(ToOptions(args)));
   const std::string file = schedule_file.is_none() ? "" : std::string(pyb::str(schedule_file));
   const bool shape_given = args.shape_given();
   pyb::gil_scoped_release unlocked;  // placement touches no Python object
-  return Wrap(Unwrap(file.empty() ? Simulate(schedule, problem) : SimulateScheduleFile(file, problem, shape_given)));
+  return Wrap(Unwrap(file.empty() ? Simulate(schedule, problem) : io::SimulateScheduleFile(file, problem, shape_given)));
 }
 
 // {rank: [action or None, ...]} -> the CSV PyTorch's _dump_csv writes for it,
@@ -53,9 +53,9 @@ PyTimeline SimulatePytorch(const pyb::dict& order, const ProblemArgs& args) {
   }
   std::string csv;
   for (const std::string& row : rows) csv += row + "\r\n";
-  const Problem problem = Unwrap(ToProblem(ToOptions(args)));
-  ImportedSchedule imported = Unwrap(ReadPytorchCsv(csv, "pipeline_order"));
-  return Wrap(Unwrap(SimulateImported(std::move(imported), problem, args.shape_given(), "pipeline_order")));
+  const Problem problem = Unwrap(io::ToProblem(ToOptions(args)));
+  io::ImportedSchedule imported = Unwrap(io::ReadPytorchCsv(csv, "pipeline_order"));
+  return Wrap(Unwrap(io::SimulateImported(std::move(imported), problem, args.shape_given(), "pipeline_order")));
 }
 
 pyb::list ListSchedules() {

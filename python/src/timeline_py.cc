@@ -57,12 +57,12 @@ std::vector<render::RunInput> One(PyTimeline& t) {
 }
 
 pyb::dict ToPytorch(const Timeline& t) {
-  const PytorchCsv csv = Unwrap(PytorchCsvFromSchedule(t.schedule));
+  const io::PytorchCsv csv = Unwrap(io::PytorchCsvFromSchedule(t.schedule));
   pyb::dict out;
   for (size_t rank = 0; rank < csv.rows.size(); ++rank) {
     pyb::list actions;
-    for (const CsvCell& cell : csv.rows[rank])
-      actions.append(cell.actions.empty() ? pyb::object(pyb::none()) : pyb::str(PytorchCellText(cell)));
+    for (const io::CsvCell& cell : csv.rows[rank])
+      actions.append(cell.actions.empty() ? pyb::object(pyb::none()) : pyb::str(io::PytorchCellText(cell)));
     out[pyb::int_(rank)] = actions;
   }
   return out;
@@ -71,11 +71,11 @@ pyb::dict ToPytorch(const Timeline& t) {
 // The bytes `ppsim simulate --json [--critical-path]` prints (the same writer).
 std::string ToJson(PyTimeline& t, bool critical_path) {
   std::string out;
-  JsonOut w([&out](std::string_view bytes) {
+  io::JsonOut w([&out](std::string_view bytes) {
     out.append(bytes);
     return true;
   });
-  if (!WriteSimulationJson(w, t.timeline(), t.metrics(), critical_path) || !w.Finish())
+  if (!io::WriteSimulationJson(w, t.timeline(), t.metrics(), critical_path) || !w.Finish())
     throw PyError{Fail(ErrorCode::kInternal, "the JSON writer failed")};
   return out;
 }
@@ -83,7 +83,7 @@ std::string ToJson(PyTimeline& t, bool critical_path) {
 // `ppsim simulate --json | ppsim validate -`: the same reader and checker.
 pyb::list Validate(PyTimeline& t) {
   const std::string json = ToJson(t, false);
-  const TimelineToCheck check = Unwrap(ParseTimelineJson(json, "<timeline>"));
+  const TimelineToCheck check = Unwrap(io::ParseTimelineJson(json, "<timeline>"));
   pyb::list out;
   for (const Violation& v : ValidateTimeline(check))
     out.append(pyb::dict(pyb::arg("rule") = v.rule, pyb::arg("message") = v.message));
@@ -164,7 +164,7 @@ void BindTimeline(pyb::module_& m) {
       .def("validate", &Validate, "violations (dicts: rule, message); empty iff legal and tight")
       .def("to_pytorch", [](T& t) { return ToPytorch(t.timeline()); },
            "{rank: [action strings]} as PyTorch's PipelineScheduleMulti.pipeline_order holds them")
-      .def("export", [](T& t, const std::string& format) { return Unwrap(ExportSchedule(format, t.timeline())); },
+      .def("export", [](T& t, const std::string& format) { return Unwrap(io::ExportSchedule(format, t.timeline())); },
            pyb::arg("format"), "the schedule as 'pytorch-csv' or 'text' (`simulate --export`)")
       .def("to_pandas", [](T& t) {
              pyb::object pd = pyb::module_::import("pandas");

@@ -13,7 +13,7 @@
 
 #include "ppsim/io/temp_registry.h"
 
-namespace ppsim {
+namespace ppsim::io {
 namespace {
 
 Error Ok() { return Error{ErrorCode::kOk, ""}; }
@@ -286,4 +286,4 @@ std::string DisplayPath(const std::string& path) {
   return out;
 }
 
-}  // namespace ppsim
+}  // namespace ppsim::io

@@ -10,7 +10,7 @@
 #include "ppsim/memory_bytes.h"
 #include "ppsim/placement.h"
 
-namespace ppsim {
+namespace ppsim::io {
 namespace {
 
 using i128 = __int128;
@@ -157,4 +157,4 @@ std::string ChromeTraceJson(const Timeline& t, const ChromeTraceOptions& options
   return out;
 }
 
-}  // namespace ppsim
+}  // namespace ppsim::io

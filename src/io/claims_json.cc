@@ -1,6 +1,6 @@
 #include "ppsim/io/claims_json.h"
 
-namespace ppsim {
+namespace ppsim::io {
 
 nlohmann::json ClaimValueJson(const ClaimValue& v) {
   if (v.is_truth) return v.truth;
@@ -23,4 +23,4 @@ nlohmann::json ClaimResultJson(const ClaimResult& r) {
   return j;
 }
 
-}  // namespace ppsim
+}  // namespace ppsim::io

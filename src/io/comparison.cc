@@ -11,7 +11,7 @@
 #include "ppsim/rational.h"
 #include "ppsim/simulate.h"
 
-namespace ppsim {
+namespace ppsim::io {
 namespace {
 
 using Row = ComparedRun;
@@ -191,4 +191,4 @@ Result<std::vector<ComparedRun>> Compare(const std::vector<std::string>& schedul
   return rows;
 }
 
-}  // namespace ppsim
+}  // namespace ppsim::io

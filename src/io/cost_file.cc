@@ -5,7 +5,7 @@
 #include "io/toml_key_value.h"
 #include "ppsim/io/atomic_file.h"
 
-namespace ppsim {
+namespace ppsim::io {
 namespace {
 
 Error At(Error e, const std::string& source, const toml::source_region& region) {
@@ -58,4 +58,4 @@ Error ApplyCostFile(const std::string& path, Problem& problem) {
   return ApplyCostText(*text, path, problem);
 }
 
-}  // namespace ppsim
+}  // namespace ppsim::io

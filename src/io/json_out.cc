@@ -5,7 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace ppsim {
+namespace ppsim::io {
 namespace {
 
 // Length of the valid UTF-8 sequence at s[i], or 0 if it is not one.
@@ -128,4 +128,4 @@ JsonOut& JsonOut::Ints(const std::vector<std::int64_t>& v) {
   return Char(']');
 }
 
-}  // namespace ppsim
+}  // namespace ppsim::io

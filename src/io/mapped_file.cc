@@ -9,7 +9,7 @@
 
 #include "ppsim/io/atomic_file.h"
 
-namespace ppsim {
+namespace ppsim::io {
 
 MappedFile::MappedFile(MappedFile&& other) noexcept
     : map_(std::exchange(other.map_, nullptr)), size_(std::exchange(other.size_, 0)), copy_(std::move(other.copy_)) {}
@@ -49,4 +49,4 @@ Result<MappedFile> MappedFile::Open(const std::string& path, std::int64_t max_by
   return file;
 }
 
-}  // namespace ppsim
+}  // namespace ppsim::io

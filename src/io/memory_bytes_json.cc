@@ -1,6 +1,6 @@
 #include "ppsim/io/memory_bytes_json.h"
 
-namespace ppsim {
+namespace ppsim::io {
 
 void AddMemoryBytesJson(const Timeline& t, const MemoryBytes& bytes, nlohmann::json& out) {
   const MemoryModel& model = t.problem.memory;
@@ -14,4 +14,4 @@ void AddMemoryBytesJson(const Timeline& t, const MemoryBytes& bytes, nlohmann::j
                      : nlohmann::json(nullptr);
 }
 
-}  // namespace ppsim
+}  // namespace ppsim::io

@@ -8,7 +8,7 @@
 #include "ppsim/cost_spec.h"
 #include "ppsim/problem_keys.h"
 
-namespace ppsim {
+namespace ppsim::io {
 
 Error ParseIntField(const std::string& field, const std::string& text, long long min, long long max, int& out) {
   long long v = 0;
@@ -58,4 +58,4 @@ Result<Problem> ToProblem(const ProblemOptions& o) {
   return p;
 }
 
-}  // namespace ppsim
+}  // namespace ppsim::io

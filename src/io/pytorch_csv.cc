@@ -9,7 +9,7 @@
 #include "io/schedule_shape.h"
 #include "ppsim/problem.h"
 
-namespace ppsim {
+namespace ppsim::io {
 namespace {
 
 using io::Where;
@@ -302,4 +302,4 @@ Result<std::string> WritePytorchCsv(const Schedule& schedule) {
   return FormatPytorchCsv(*csv);
 }
 
-}  // namespace ppsim
+}  // namespace ppsim::io

@@ -8,7 +8,7 @@
 #include "ppsim/io/pytorch_csv.h"
 #include "ppsim/io/schedule_text.h"
 
-namespace ppsim {
+namespace ppsim::io {
 
 bool IsPytorchCsvPath(const std::string& path) {
   if (path.size() < 4) return false;
@@ -61,4 +61,4 @@ Result<std::string> ExportSchedule(const std::string& format, const Timeline& t)
   return Error::Field(ErrorCode::kUsage, "export", ": '" + format + "' is not one of pytorch-csv, text");
 }
 
-}  // namespace ppsim
+}  // namespace ppsim::io

@@ -5,7 +5,7 @@
 
 #include "io/schedule_shape.h"
 
-namespace ppsim {
+namespace ppsim::io {
 namespace {
 
 using io::SourceOp;
@@ -179,4 +179,4 @@ std::string WriteScheduleText(const Problem& problem, const Schedule& schedule) 
   return out;
 }
 
-}  // namespace ppsim
+}  // namespace ppsim::io

@@ -8,7 +8,7 @@
 #include "ppsim/io/memory_bytes_json.h"
 #include "ppsim/io/timeline_json.h"
 
-namespace ppsim {
+namespace ppsim::io {
 namespace {
 
 Result<SearchOptions> ToSearchOptions(const SearchRequest& r) {
@@ -110,4 +110,4 @@ nlohmann::json SearchResultJson(const SearchRun& run) {
   return j;
 }
 
-}  // namespace ppsim
+}  // namespace ppsim::io

@@ -11,7 +11,7 @@
 #include "ppsim/critical_path.h"
 #include "ppsim/memory_bytes.h"
 
-namespace ppsim {
+namespace ppsim::io {
 namespace {
 
 using Field = std::pair<std::string_view, std::function<void(JsonOut&)>>;
@@ -176,4 +176,4 @@ bool WriteSimulationJson(JsonOut& out, const Timeline& t, const Metrics& m, bool
   return out.ok();
 }
 
-}  // namespace ppsim
+}  // namespace ppsim::io

@@ -8,7 +8,7 @@
 #include "ppsim/memory_bytes.h"
 #include "ppsim/metric_table.h"
 
-namespace ppsim {
+namespace ppsim::io {
 
 std::string CriticalPathText(const Timeline& t) {
   const std::vector<CriticalStep> path = CriticalPath(t);
@@ -51,4 +51,4 @@ std::string SimulationSummary(const Timeline& t, const Metrics& m) {
   return s;
 }
 
-}  // namespace ppsim
+}  // namespace ppsim::io

@@ -8,7 +8,7 @@
 
 #include "ppsim/io/atomic_file.h"
 
-namespace ppsim {
+namespace ppsim::io {
 namespace {
 
 JsonOut::Sink FileSink(std::FILE* f) {
@@ -45,4 +45,4 @@ Error WriteStreamed(const std::string& path, const std::function<bool(JsonOut&)>
   return file->Commit();
 }
 
-}  // namespace ppsim
+}  // namespace ppsim::io

@@ -9,7 +9,7 @@
 #include <cstring>
 #include <mutex>
 
-namespace ppsim {
+namespace ppsim::io {
 namespace {
 
 // Slots the signal handler reads without locking: a null slot is free.
@@ -86,4 +86,4 @@ void UnregisterChild(pid_t pid) {
   }
 }
 
-}  // namespace ppsim
+}  // namespace ppsim::io

@@ -2,7 +2,7 @@
 
 #include <string>
 
-namespace ppsim {
+namespace ppsim::io {
 namespace {
 
 using nlohmann::json;
@@ -69,4 +69,4 @@ json SimulationJson(const Timeline& t, const Metrics& m) {
   return j;
 }
 
-}  // namespace ppsim
+}  // namespace ppsim::io

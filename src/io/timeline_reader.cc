@@ -13,7 +13,7 @@
 
 #include "ppsim/io/timeline_json.h"
 
-namespace ppsim {
+namespace ppsim::io {
 namespace {
 
 constexpr int kMaxDepth = 256;
@@ -428,4 +428,4 @@ Result<TimelineToCheck> ParseTimelineJson(std::string_view text, const std::stri
   return out;
 }
 
-}  // namespace ppsim
+}  // namespace ppsim::io

@@ -10,7 +10,7 @@
 
 #include "ppsim/problem_keys.h"
 
-namespace ppsim {
+namespace ppsim::io {
 
 inline KeyValue ToKeyValue(const toml::node& node) {
   if (const auto* i = node.as_integer()) return KeyValue::Int(i->get());
@@ -33,4 +33,4 @@ inline KeyValue ToKeyValue(const toml::node& node) {
   return KeyValue::Other(text.str());
 }
 
-}  // namespace ppsim
+}  // namespace ppsim::io

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-namespace ppsim {
+namespace ppsim::io {
 
 ValidationReport ReportValidation(const TimelineToCheck& timeline, const std::vector<Violation>& violations,
                                   const std::string& file, int max_shown) {
@@ -26,4 +26,4 @@ ValidationReport ReportValidation(const TimelineToCheck& timeline, const std::ve
   return r;
 }
 
-}  // namespace ppsim
+}  // namespace ppsim::io

@@ -39,7 +39,7 @@ Result<std::unique_ptr<ChildProcess>> ChildProcess::Spawn(const std::vector<std:
   const int log_fd = mkstemp(log_name.data());
   if (log_fd < 0) return Fail(ErrorCode::kIo, "cannot start " + program + ": " + std::strerror(errno));
   child->log_path_ = log_name;
-  RegisterTemporary(child->log_path_);
+  io::RegisterTemporary(child->log_path_);
   int pipe_fds[2] = {-1, -1};
   if (pipe2(pipe_fds, O_CLOEXEC) != 0) {
     close(log_fd);
@@ -63,7 +63,7 @@ Result<std::unique_ptr<ChildProcess>> ChildProcess::Spawn(const std::vector<std:
   close(pipe_fds[0]);
   close(log_fd);
   child->stdin_fd_ = pipe_fds[1];
-  if (error == 0) RegisterChild(child->pid_);
+  if (error == 0) io::RegisterChild(child->pid_);
   if (error != 0) {
     child->pid_ = -1;
     if (error == ENOENT || error == EACCES) {
@@ -78,7 +78,7 @@ ChildProcess::~ChildProcess() {
   Finish();
   if (!log_path_.empty()) {
     unlink(log_path_.c_str());
-    UnregisterTemporary(log_path_);
+    io::UnregisterTemporary(log_path_);
   }
   if (sigpipe_saved_) sigaction(SIGPIPE, &saved_sigpipe_, nullptr);
 }
@@ -106,7 +106,7 @@ std::string ChildProcess::Finish() {
   int status = 0;
   while (waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
   }
-  UnregisterChild(pid_);
+  io::UnregisterChild(pid_);
   pid_ = -1;
   if (WIFEXITED(status)) return WEXITSTATUS(status) == 0 ? "" : "exit status " + std::to_string(WEXITSTATUS(status));
   if (WIFSIGNALED(status)) return std::string("signal ") + strsignal(WTERMSIG(status));

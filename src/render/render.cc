@@ -145,7 +145,7 @@ Error Paint(const DisplayList& list, const std::string& path, const RenderOption
     return EncodeVideo(list, path, v);
   }
   Result<std::string> bytes = PaintStill(list, options);
-  return bytes.ok() ? WriteFileAtomically(path, *bytes) : bytes.error();
+  return bytes.ok() ? io::WriteFileAtomically(path, *bytes) : bytes.error();
 }
 
 Result<DisplayList> RenderToFile(const LayoutInput& input, const std::string& path, const RenderOptions& options) {

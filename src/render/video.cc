@@ -149,17 +149,17 @@ Error RunFfmpeg(const std::vector<std::string>& argv, const std::string& path, b
 // never sees a repeated frame.
 Error EncodeMp4(const std::string& program, const DisplayList& list, const VideoOptions& options,
                 const std::string& path, const std::string& tmp) {
-  Result<OutputFile> h264 = OutputFile::Open(path, OutputFile::Devices::kStaged);  // scratch: never committed
+  Result<io::OutputFile> h264 = io::OutputFile::Open(path, io::OutputFile::Devices::kStaged);  // scratch: never committed
   if (!h264.ok()) return h264.error();
   Error e = RunFfmpeg(FfmpegArgs(program, list, options, h264->into()), path, options.progress,
                       [&](ChildProcess& ffmpeg) { return PipeFrames(list, options, ffmpeg); });
   if (e.code != ErrorCode::kOk) return e;
-  Result<std::string> coded = ReadFile(h264->into(), INT64_MAX);
+  Result<std::string> coded = io::ReadFile(h264->into(), INT64_MAX);
   if (!coded.ok()) return coded.error();
   Result<std::string> mp4 = SpliceMp4(*coded, Mp4Copies(list, options.pacing), list.width, list.height,
                                       options.pacing.fps);
   if (!mp4.ok()) return Fail(ErrorCode::kIo, "cannot write " + path + ": " + mp4.error().message);
-  return WriteFileAtomically(tmp, *mp4);
+  return io::WriteFileAtomically(tmp, *mp4);
 }
 
 }  // namespace
@@ -172,7 +172,7 @@ Error EncodeVideo(const DisplayList& list, const std::string& path, const VideoO
   const std::string program = FindProgram(options.ffmpeg);
   if (program.empty()) return Fail(ErrorCode::kMissingTool, options.ffmpeg + " not found on PATH: " + kInstallHint);
   // ffmpeg writes a temporary; a device or FIFO gets its bytes, a link's target is replaced.
-  Result<OutputFile> out = OutputFile::Open(path, OutputFile::Devices::kStaged);
+  Result<io::OutputFile> out = io::OutputFile::Open(path, io::OutputFile::Devices::kStaged);
   if (!out.ok()) return out.error();
   Error e = options.format == VideoFormat::kMp4 && options.mp4 == Mp4Coding::kSplice
                 ? EncodeMp4(program, list, options, path, out->into())

@@ -7,7 +7,7 @@
 #include "ppsim/scene/scene.h"
 #include "ppsim/scene/sweep.h"
 
-namespace ppsim {
+namespace ppsim::scene {
 namespace {
 
 constexpr size_t kTextCounterexamples = 20;  // the text report lists this many; --json lists all
@@ -24,7 +24,7 @@ Result<CheckReport> CheckOnce(std::string_view text, const std::string& path, co
   nlohmann::json list = nlohmann::json::array();
   for (size_t i = 0; i < claims->size(); ++i) {
     const ClaimResult& c = (*claims)[i];
-    nlohmann::json j = ClaimResultJson(c);
+    nlohmann::json j = io::ClaimResultJson(c);
     j["line"] = scene->claims[i].pos.line;
     list.push_back(std::move(j));
     r.false_claims += !c.holds;
@@ -74,7 +74,7 @@ Result<CheckReport> CheckSweep(std::string_view text, const std::string& path, c
   nlohmann::json list = nlohmann::json::array();
   for (const Counterexample& c : s->counterexamples) {
     if (!with_json) break;
-    nlohmann::json item = ClaimResultJson(c.claim);  // {check, holds, values, first_ahead?}
+    nlohmann::json item = io::ClaimResultJson(c.claim);  // {check, holds, values, first_ahead?}
     item.erase("holds");
     item["claim"] = std::move(item["check"]);
     item.erase("check");
@@ -115,4 +115,4 @@ Result<CheckReport> CheckScene(std::string_view text, const std::string& path, c
   return sweep.empty() ? CheckOnce(text, path, set) : CheckSweep(text, path, set, sweep, threads, shard, with_json);
 }
 
-}  // namespace ppsim
+}  // namespace ppsim::scene

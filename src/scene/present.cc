@@ -5,7 +5,7 @@
 
 #include "ppsim/claim_template.h"
 
-namespace ppsim {
+namespace ppsim::scene {
 namespace {
 
 Result<std::string> Fill(const std::string& tmpl, const std::vector<RunResult>& runs, const Scene& scene,
@@ -50,4 +50,4 @@ Result<render::LayoutInput> Present(const Scene& scene, const std::vector<RunRes
   return input;
 }
 
-}  // namespace ppsim
+}  // namespace ppsim::scene

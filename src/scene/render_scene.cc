@@ -12,7 +12,7 @@
 #include "ppsim/render/render.h"
 #include "ppsim/scene/present.h"
 
-namespace ppsim {
+namespace ppsim::scene {
 namespace {
 
 Error RangeError(const std::string& field, long long value, const char* range) {
@@ -53,18 +53,18 @@ std::string Replace(std::string s, const std::string& from, const std::string& t
 // Where each output is drawn, created before any drawing so that an
 // unwritable output fails first: stdout directly, every file (a device too)
 // into a temporary that only CommitAll moves into place.
-Result<std::vector<OutputFile>> StageAll(const std::vector<std::string>& outputs) {
-  std::vector<OutputFile> staged;
+Result<std::vector<io::OutputFile>> StageAll(const std::vector<std::string>& outputs) {
+  std::vector<io::OutputFile> staged;
   for (const std::string& path : outputs) {
-    Result<OutputFile> file = OutputFile::Open(path, OutputFile::Devices::kStaged);
+    Result<io::OutputFile> file = io::OutputFile::Open(path, io::OutputFile::Devices::kStaged);
     if (!file) return file.error();
     staged.push_back(std::move(*file));
   }
   return staged;
 }
 
-Error CommitAll(std::vector<OutputFile>& staged) {
-  for (OutputFile& file : staged) {
+Error CommitAll(std::vector<io::OutputFile>& staged) {
+  for (io::OutputFile& file : staged) {
     if (Error e = file.Commit(); e.code != ErrorCode::kOk) return e;
   }
   return Error{ErrorCode::kOk, ""};
@@ -126,7 +126,7 @@ Result<std::vector<render::OutputFormat>> Formats(const SceneRenderOptions& o) {
 // frame size and display width share one layout.
 Result<std::vector<RenderedOutput>> DrawAll(render::LayoutInput input, const std::vector<render::OutputFormat>& formats,
                                             const SceneRenderOptions& o, int fps) {
-  Result<std::vector<OutputFile>> staged = StageAll(o.outputs);
+  Result<std::vector<io::OutputFile>> staged = StageAll(o.outputs);
   if (!staged) return staged.error();
   struct Laid {
     std::pair<int, int> frame;  // the input's size it was laid out for
@@ -164,7 +164,7 @@ Result<std::vector<RenderedOutput>> DrawAll(render::LayoutInput input, const std
     const render::DisplayList& list = it->list;
     const std::string& into = (*staged)[i].into();
     if (Error e = render::Paint(list, into, ro); e.code != ErrorCode::kOk) {
-      return Fail(e.code, Replace(e.message, into, DisplayPath(o.outputs[i])));
+      return Fail(e.code, Replace(e.message, into, io::DisplayPath(o.outputs[i])));
     }
     RenderedOutput out{.path = o.outputs[i], .width = list.width, .height = list.height, .ticks = list.last_tick};
     out.video = render::IsVideo(formats[i]);
@@ -213,7 +213,7 @@ Result<SceneRenderReport> RenderScene(const std::string& scene_path, const std::
 std::string SceneRenderJson(const SceneRenderReport& report) {
   nlohmann::json outputs = nlohmann::json::array();
   for (const RenderedOutput& o : report.outputs) {
-    nlohmann::json out = {{"path", DisplayPath(o.path)}, {"width", o.width}, {"height", o.height}, {"ticks", o.ticks}};
+    nlohmann::json out = {{"path", io::DisplayPath(o.path)}, {"width", o.width}, {"height", o.height}, {"ticks", o.ticks}};
     if (o.video) {
       out["fps"] = o.fps;
       out["seconds"] = o.seconds;
@@ -229,4 +229,4 @@ std::string SceneRenderJson(const SceneRenderReport& report) {
   return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
-}  // namespace ppsim
+}  // namespace ppsim::scene

@@ -11,7 +11,7 @@
 #include "ppsim/generators.h"
 #include "ppsim/problem_keys.h"
 
-namespace ppsim {
+namespace ppsim::scene {
 namespace {
 
 // Where a value came from, for messages: scene.toml at 3:5, or "--set P=0"
@@ -130,7 +130,7 @@ class SceneLoader {
     if (key == "costs") return Costs(node, o, p) ? 1 : -1;
     if (key == "memory") return Table("memory", node, o, p) ? 1 : -1;
     if (FindProblemKey(key) == nullptr) return 0;
-    const Error e = SetProblemKey(key, ToKeyValue(node), *p);
+    const Error e = SetProblemKey(key, io::ToKeyValue(node), *p);
     return e.ok() ? 1 : (Bad(e, o), -1);
   }
   bool CostSpec(const std::string& spec, const Origin& o, Problem* p) {
@@ -156,7 +156,7 @@ class SceneLoader {
             known += (known.empty() ? "" : ", ") + std::string(row.name + name.size() + 1);
         return Bad(ErrorCode::kUnknownName, At(key), "unknown key '" + k + "' (known: " + known + ")");
       }
-      const Error e = SetProblemKey(k, ToKeyValue(value), *p);
+      const Error e = SetProblemKey(k, io::ToKeyValue(value), *p);
       if (!e.ok()) return Bad(e, At(value));
     }
     return true;
@@ -491,9 +491,9 @@ Error SceneSource::Reload(const std::vector<std::string>& more, Scene* out) cons
 }
 
 Result<Scene> LoadScene(const std::string& path, const std::vector<std::string>& overrides) {
-  Result<std::string> text = ReadFile(path);
+  Result<std::string> text = io::ReadFile(path);
   if (!text.ok()) return text.error();
   return LoadSceneText(*text, path, overrides);
 }
 
-}  // namespace ppsim
+}  // namespace ppsim::scene

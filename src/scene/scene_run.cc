@@ -6,7 +6,7 @@
 #include "ppsim/search.h"
 #include "ppsim/simulate.h"
 
-namespace ppsim {
+namespace ppsim::scene {
 namespace {
 
 // schedule = "search": stopped by a fixed number of candidates, not by the
@@ -81,4 +81,4 @@ Result<std::vector<ClaimResult>> CheckSceneClaims(const Scene& scene, const std:
   return CheckEach(scene, [&](size_t i) { return CheckClaim(parsed[i], runs, scene.params); });
 }
 
-}  // namespace ppsim
+}  // namespace ppsim::scene

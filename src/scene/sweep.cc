@@ -11,7 +11,7 @@
 #include "ppsim/problem_keys.h"
 #include "ppsim/scene/scene.h"
 
-namespace ppsim {
+namespace ppsim::scene {
 namespace {
 
 bool ParseInt(std::string_view s, std::int64_t* out) {
@@ -219,4 +219,4 @@ Result<SweepResult> Sweep(std::string_view text, const std::string& path, const 
   return result;
 }
 
-}  // namespace ppsim
+}  // namespace ppsim::scene

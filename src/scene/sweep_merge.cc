@@ -9,7 +9,7 @@
 
 #include "ppsim/scene/sweep.h"
 
-namespace ppsim {
+namespace ppsim::scene {
 namespace {
 
 using nlohmann::json;
@@ -129,4 +129,4 @@ Result<json> MergeSweepShards(const std::vector<ShardFile>& files) {
   return merged;
 }
 
-}  // namespace ppsim
+}  // namespace ppsim::scene

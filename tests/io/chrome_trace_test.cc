@@ -120,16 +120,16 @@ std::string CheckTraceEventFormat(const json& doc) {
 TEST(ChromeTrace, FollowsTheTraceEventFormat) {
   for (auto [name, v, comm] : {std::tuple{"1f1b", 1, 0}, {"gpipe", 1, 1}, {"interleaved", 2, 3}, {"zbv", 2, 1}, {"dualpipe", 2, 0}, {"dualpipev", 2, 1}}) {
     SCOPED_TRACE(name);
-    const json doc = json::parse(ChromeTraceJson(Placed(name, 4, 8, v, comm)));
+    const json doc = json::parse(io::ChromeTraceJson(Placed(name, 4, 8, v, comm)));
     EXPECT_EQ(CheckTraceEventFormat(doc), "");
   }
 }
 
 TEST(ChromeTrace, OneSlicePerOpInMicroseconds) {
   const Timeline t = Placed("1f1b", 4, 6);
-  ChromeTraceOptions o;
+  io::ChromeTraceOptions o;
   o.tick_us = 250;
-  const json doc = json::parse(ChromeTraceJson(t, o));
+  const json doc = json::parse(io::ChromeTraceJson(t, o));
   std::map<std::string, json> by_name;  // "F3@s1" -> its X event
   std::set<int> named_processes;
   for (const json& e : doc["traceEvents"]) {
@@ -154,7 +154,7 @@ TEST(ChromeTrace, OneSlicePerOpInMicroseconds) {
 TEST(ChromeTrace, FlowsAreTheCrossDeviceDependencies) {
   const Timeline t = Placed("interleaved", 4, 8, 2, 1);
   const Metrics m = Measure(t);
-  const json doc = json::parse(ChromeTraceJson(t));
+  const json doc = json::parse(io::ChromeTraceJson(t));
   int starts = 0;
   for (const json& e : doc["traceEvents"])
     if (e["ph"] == "s") ++starts;
@@ -165,7 +165,7 @@ TEST(ChromeTrace, FlowsAreTheCrossDeviceDependencies) {
 TEST(ChromeTrace, CounterPeaksAreTheActivationPeaks) {
   const Timeline t = Placed("gpipe", 4, 6);
   const Metrics m = Measure(t);
-  const json doc = json::parse(ChromeTraceJson(t));
+  const json doc = json::parse(io::ChromeTraceJson(t));
   std::map<int, std::int64_t> peak;
   for (const json& e : doc["traceEvents"])
     if (e["ph"] == "C" && e["name"] == "activations")
@@ -182,7 +182,7 @@ TEST(ChromeTrace, MemoryBytesCounterWhenTheModelHasBytes) {
   Result<Timeline> t = Simulate("1f1b", p);
   ASSERT_TRUE(t.ok()) << t.error().message;
   const MemoryBytes expected = MeasureMemoryBytes(*t);
-  const json doc = json::parse(ChromeTraceJson(*t));
+  const json doc = json::parse(io::ChromeTraceJson(*t));
   EXPECT_EQ(CheckTraceEventFormat(doc), "");
   std::map<int, std::int64_t> peak;
   for (const json& e : doc["traceEvents"]) {
@@ -194,11 +194,11 @@ TEST(ChromeTrace, MemoryBytesCounterWhenTheModelHasBytes) {
   ASSERT_EQ(peak.size(), 4u);
   for (int d = 0; d < 4; ++d) EXPECT_EQ(peak[d], expected.peak_per_device[d]) << "device " << d;
   // Without bytes in the model, no bytes track.
-  EXPECT_EQ(ChromeTraceJson(Placed("1f1b", 4, 8)).find("memory bytes"), std::string::npos);
+  EXPECT_EQ(io::ChromeTraceJson(Placed("1f1b", 4, 8)).find("memory bytes"), std::string::npos);
 }
 
 TEST(ChromeTrace, SameTimelineSameBytes) {
-  EXPECT_EQ(ChromeTraceJson(Placed("1f1b", 4, 8)), ChromeTraceJson(Placed("1f1b", 4, 8)));
+  EXPECT_EQ(io::ChromeTraceJson(Placed("1f1b", 4, 8)), io::ChromeTraceJson(Placed("1f1b", 4, 8)));
 }
 
 }  // namespace

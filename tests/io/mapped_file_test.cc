@@ -27,10 +27,10 @@ class MappedFileTest : public ::testing::Test {
 TEST_F(MappedFileTest, HoldsTheFilesBytes) {
   const fs::path p = dir_ / "t.json";
   std::ofstream(p, std::ios::binary) << std::string("{\"ops\": []}\0tail", 16);
-  Result<MappedFile> f = MappedFile::Open(p.string(), 1 << 20);
+  Result<io::MappedFile> f = io::MappedFile::Open(p.string(), 1 << 20);
   ASSERT_TRUE(f.ok()) << f.error().message;
   EXPECT_EQ(f->text(), std::string_view("{\"ops\": []}\0tail", 16));
-  MappedFile moved = std::move(*f);  // the view moves with it
+  io::MappedFile moved = std::move(*f);  // the view moves with it
   EXPECT_EQ(moved.text().size(), 16u);
 }
 
@@ -39,14 +39,14 @@ TEST_F(MappedFileTest, ErrorsAreReadFilesOwn) {
   std::ofstream(big) << std::string(100, ' ');
   std::ofstream(empty) << "";
   for (const std::string& path : {(dir_ / "missing.json").string(), dir_.string(), big.string()}) {
-    Result<MappedFile> mapped = MappedFile::Open(path, 10);
-    Result<std::string> read = ReadFile(path, 10);
+    Result<io::MappedFile> mapped = io::MappedFile::Open(path, 10);
+    Result<std::string> read = io::ReadFile(path, 10);
     ASSERT_FALSE(mapped.ok()) << path;
     ASSERT_FALSE(read.ok()) << path;
     EXPECT_EQ(mapped.error().code, read.error().code) << path;
     EXPECT_EQ(mapped.error().message, read.error().message) << path;
   }
-  Result<MappedFile> f = MappedFile::Open(empty.string(), 10);  // nothing to map: read, as ReadFile does
+  Result<io::MappedFile> f = io::MappedFile::Open(empty.string(), 10);  // nothing to map: read, as ReadFile does
   ASSERT_TRUE(f.ok());
   EXPECT_EQ(f->text(), "");
 }

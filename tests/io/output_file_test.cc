@@ -31,33 +31,33 @@ class OutputFileTest : public ::testing::Test {
 };
 
 TEST_F(OutputFileTest, NothingAppearsBeforeCommit) {
-  Result<OutputFile> out = OutputFile::Open(path_);
+  Result<io::OutputFile> out = io::OutputFile::Open(path_);
   ASSERT_TRUE(out.ok()) << out.error().message;
   EXPECT_NE(out->into(), path_);
   EXPECT_EQ(fs::path(out->into()).parent_path(), dir_);  // beside the target: rename is atomic
   Put(out->into(), "new");
   EXPECT_FALSE(fs::exists(path_));
   ASSERT_EQ(out->Commit().code, ErrorCode::kOk);
-  EXPECT_EQ(*ReadFile(path_), "new");
+  EXPECT_EQ(*io::ReadFile(path_), "new");
   EXPECT_EQ(Entries(), 1u);  // no temporary left
 }
 
 TEST_F(OutputFileTest, AnUncommittedOutputLeavesThePreviousFileAndNoTemporary) {
   Put(path_, "old");
   {
-    Result<OutputFile> out = OutputFile::Open(path_);
+    Result<io::OutputFile> out = io::OutputFile::Open(path_);
     ASSERT_TRUE(out.ok()) << out.error().message;
     Put(out->into(), "half");
     EXPECT_EQ(Entries(), 2u);
   }
-  EXPECT_EQ(*ReadFile(path_), "old");
+  EXPECT_EQ(*io::ReadFile(path_), "old");
   EXPECT_EQ(Entries(), 1u);
 }
 
 TEST_F(OutputFileTest, StdoutAndDevicesAreWrittenDirectlyUnlessStaged) {
-  EXPECT_EQ(OutputFile::Open("-")->into(), "-");
-  EXPECT_EQ(OutputFile::Open("/dev/null")->into(), "/dev/null");
-  Result<OutputFile> staged = OutputFile::Open("/dev/null", OutputFile::Devices::kStaged);
+  EXPECT_EQ(io::OutputFile::Open("-")->into(), "-");
+  EXPECT_EQ(io::OutputFile::Open("/dev/null")->into(), "/dev/null");
+  Result<io::OutputFile> staged = io::OutputFile::Open("/dev/null", io::OutputFile::Devices::kStaged);
   ASSERT_TRUE(staged.ok()) << staged.error().message;
   EXPECT_NE(staged->into(), "/dev/null");
   Put(staged->into(), "bytes");
@@ -68,7 +68,7 @@ TEST_F(OutputFileTest, StdoutAndDevicesAreWrittenDirectlyUnlessStaged) {
 }
 
 TEST_F(OutputFileTest, AMissingDirectoryIsAnIoErrorNamingThePath) {
-  Result<OutputFile> out = OutputFile::Open((dir_ / "no" / "out.txt").string());
+  Result<io::OutputFile> out = io::OutputFile::Open((dir_ / "no" / "out.txt").string());
   ASSERT_FALSE(out.ok());
   EXPECT_EQ(out.error().code, ErrorCode::kIo);
   EXPECT_NE(out.error().message.find("out.txt"), std::string::npos) << out.error().message;
@@ -76,8 +76,8 @@ TEST_F(OutputFileTest, AMissingDirectoryIsAnIoErrorNamingThePath) {
 
 TEST_F(OutputFileTest, WriteFileAtomicallyReplacesTheFile) {
   Put(path_, "old");
-  ASSERT_EQ(WriteFileAtomically(path_, "new").code, ErrorCode::kOk);
-  EXPECT_EQ(*ReadFile(path_), "new");
+  ASSERT_EQ(io::WriteFileAtomically(path_, "new").code, ErrorCode::kOk);
+  EXPECT_EQ(*io::ReadFile(path_), "new");
   EXPECT_EQ(Entries(), 1u);
 }
 

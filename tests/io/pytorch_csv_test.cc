@@ -22,14 +22,14 @@ Schedule Generated(const char* name, int P, int M, int v = 1) {
 }
 
 Error ReadError(const std::string& text) {
-  Result<ImportedSchedule> r = ReadPytorchCsv(text, "s.csv");
+  Result<io::ImportedSchedule> r = io::ReadPytorchCsv(text, "s.csv");
   EXPECT_FALSE(r.ok()) << "accepted: " << text;
   return r.ok() ? Error{} : r.error();
 }
 
 TEST(PytorchCsv, Reads1F1BAndInfersTheShape) {
   const std::string text = "0F0,0F1,0B0,0B1\r\n1F0,1B0,1F1,1B1\r\n";
-  Result<ImportedSchedule> r = ReadPytorchCsv(text, "s.csv");
+  Result<io::ImportedSchedule> r = io::ReadPytorchCsv(text, "s.csv");
   ASSERT_TRUE(r.ok()) << r.error().message;
   EXPECT_EQ(r->problem.P, 2);
   EXPECT_EQ(r->problem.v, 1);
@@ -37,16 +37,16 @@ TEST(PytorchCsv, Reads1F1BAndInfersTheShape) {
   EXPECT_EQ(r->problem.placement, Placement::kLoop);
   EXPECT_FALSE(r->schedule.split_backward);
   EXPECT_EQ(r->schedule.devices, Generated("1f1b", 2, 2).devices);
-  EXPECT_EQ(*WritePytorchCsv(r->schedule), text);
+  EXPECT_EQ(*io::WritePytorchCsv(r->schedule), text);
 }
 
 TEST(PytorchCsv, EveryConformanceFileRoundTripsByteForByte) {
   for (const auto& e : testing::LoadConformance()) {
     SCOPED_TRACE(e.schedule);
-    Result<PytorchCsv> cells = ParsePytorchCsv(e.csv, "c.csv");
+    Result<io::PytorchCsv> cells = io::ParsePytorchCsv(e.csv, "c.csv");
     ASSERT_TRUE(cells.ok()) << cells.error().message;
-    EXPECT_EQ(FormatPytorchCsv(*cells), e.csv);
-    Result<ImportedSchedule> r = ScheduleFromPytorchCsv(*cells, "c.csv");
+    EXPECT_EQ(io::FormatPytorchCsv(*cells), e.csv);
+    Result<io::ImportedSchedule> r = io::ScheduleFromPytorchCsv(*cells, "c.csv");
     ASSERT_TRUE(r.ok()) << r.error().message;
     EXPECT_EQ(r->problem.P, e.P);
     EXPECT_EQ(r->problem.v, e.v);
@@ -57,7 +57,7 @@ TEST(PytorchCsv, EveryConformanceFileRoundTripsByteForByte) {
     EXPECT_TRUE(t.ok()) << t.error().message;
     // Every file comes back byte for byte from the schedule, also
     // DualPipeV's, which mixes full backwards (B) with I and W.
-    EXPECT_EQ(*WritePytorchCsv(r->schedule), e.csv);
+    EXPECT_EQ(*io::WritePytorchCsv(r->schedule), e.csv);
   }
 }
 
@@ -72,9 +72,9 @@ TEST(PytorchCsv, ConformanceOrdersMatchPpsimGenerators) {
     for (const auto& [torch_name, ppsim_name] : same) {
       if (e.schedule != torch_name) continue;
       SCOPED_TRACE(e.schedule);
-      Result<ImportedSchedule> r = ReadPytorchCsv(e.csv, "c.csv");
+      Result<io::ImportedSchedule> r = io::ReadPytorchCsv(e.csv, "c.csv");
       ASSERT_TRUE(r.ok()) << r.error().message;
-      EXPECT_EQ(*WritePytorchCsv(Generated(ppsim_name, e.P, e.M, e.v)), e.csv);
+      EXPECT_EQ(*io::WritePytorchCsv(Generated(ppsim_name, e.P, e.M, e.v)), e.csv);
     }
   }
 }
@@ -82,7 +82,7 @@ TEST(PytorchCsv, ConformanceOrdersMatchPpsimGenerators) {
 TEST(PytorchCsv, DualPipeVImportsAsPpsimsDualPipeV) {
   for (const auto& e : testing::LoadConformance()) {
     if (e.schedule != "ScheduleDualPipeV") continue;
-    Result<ImportedSchedule> r = ReadPytorchCsv(e.csv, "dpv.csv");
+    Result<io::ImportedSchedule> r = io::ReadPytorchCsv(e.csv, "dpv.csv");
     ASSERT_TRUE(r.ok()) << r.error().message;
     EXPECT_EQ(r->schedule.devices, Generated("dualpipev", e.P, e.M, 2).devices);
   }
@@ -92,7 +92,7 @@ TEST(PytorchCsv, DualPipeVImportsAsPpsimsDualPipeV) {
 // file comes back byte for byte.
 TEST(PytorchCsv, MixedFullAndSplitBackwards) {
   const std::string text = "0F0,0F1,0I0,0W0,(0F2;0B1)OVERLAP_F_B,0B2\r\n";
-  Result<ImportedSchedule> r = ReadPytorchCsv(text, "mixed.csv");
+  Result<io::ImportedSchedule> r = io::ReadPytorchCsv(text, "mixed.csv");
   ASSERT_TRUE(r.ok()) << r.error().message;
   const Schedule& s = r->schedule;
   EXPECT_TRUE(s.split_backward);
@@ -101,7 +101,7 @@ TEST(PytorchCsv, MixedFullAndSplitBackwards) {
   EXPECT_TRUE(s.devices[0][4].full && s.devices[0][4].pair());
   EXPECT_TRUE(s.devices[0][5].full);
   EXPECT_EQ(s.op_count(), 7);  // 3 F, 3 B, one W
-  EXPECT_EQ(*WritePytorchCsv(s), text);
+  EXPECT_EQ(*io::WritePytorchCsv(s), text);
   Problem p = r->problem;
   p.costs.b = {2};
   p.costs.w = {3};
@@ -113,7 +113,7 @@ TEST(PytorchCsv, MixedFullAndSplitBackwards) {
 }
 
 TEST(PytorchCsv, DualPipeCannotBeExported) {
-  const Result<std::string> csv = WritePytorchCsv(Generated("dualpipe", 4, 8, 2));
+  const Result<std::string> csv = io::WritePytorchCsv(Generated("dualpipe", 4, 8, 2));
   ASSERT_FALSE(csv.ok());
   EXPECT_EQ(csv.error().code, ErrorCode::kPrecondition);
 }
@@ -121,7 +121,7 @@ TEST(PytorchCsv, DualPipeCannotBeExported) {
 TEST(PytorchCsv, ZbvIsSplitAndVShaped) {
   for (const auto& e : testing::LoadConformance()) {
     if (e.schedule != "ScheduleZBVZeroBubble") continue;
-    Result<ImportedSchedule> r = ReadPytorchCsv(e.csv, "zbv.csv");
+    Result<io::ImportedSchedule> r = io::ReadPytorchCsv(e.csv, "zbv.csv");
     ASSERT_TRUE(r.ok()) << r.error().message;
     EXPECT_TRUE(r->schedule.split_backward);
     EXPECT_EQ(r->problem.placement, Placement::kVShape);
@@ -131,7 +131,7 @@ TEST(PytorchCsv, ZbvIsSplitAndVShaped) {
 
 TEST(PytorchCsv, FullBackwardInASplitFileIsOneOp) {
   // Rank 0 runs a full backward for microbatch 0, split I/W for microbatch 1.
-  Result<ImportedSchedule> r = ReadPytorchCsv("0F0,0F1,0B0,0I1,0W1\r\n", "m.csv");
+  Result<io::ImportedSchedule> r = io::ReadPytorchCsv("0F0,0F1,0B0,0I1,0W1\r\n", "m.csv");
   ASSERT_TRUE(r.ok()) << r.error().message;
   ASSERT_TRUE(r->schedule.split_backward);
   std::string order;
@@ -143,33 +143,33 @@ TEST(PytorchCsv, FullBackwardInASplitFileIsOneOp) {
 TEST(PytorchCsv, OverlappedPairIsOneSlot) {
   // P = 1, two stages... V-shape needs P devices; use one device holding stages 0 and 1 (v = 2, loop).
   const std::string text = "0F0,1F0,1B0,(0F1;0B0)OVERLAP_F_B,1F1,1B1,0B1\r\n";
-  Result<ImportedSchedule> r = ReadPytorchCsv(text, "p.csv");
+  Result<io::ImportedSchedule> r = io::ReadPytorchCsv(text, "p.csv");
   ASSERT_TRUE(r.ok()) << r.error().message;
   const Slot& pair = r->schedule.devices[0][3];
   ASSERT_TRUE(pair.pair());
   EXPECT_EQ(OpName(r->schedule.space.At(pair.op)), "F1@s0");
   EXPECT_EQ(OpName(r->schedule.space.At(pair.overlapped)), "B0@s0");
-  EXPECT_EQ(*WritePytorchCsv(r->schedule), text);
+  EXPECT_EQ(*io::WritePytorchCsv(r->schedule), text);
 }
 
 TEST(PytorchCsv, IdleCellsAreKeptByTheCellsAndDroppedByTheSchedule) {
   const std::string text = "0F0,,0B0,\r\n\"\"\r\n";
-  Result<PytorchCsv> cells = ParsePytorchCsv(text, "i.csv");
+  Result<io::PytorchCsv> cells = io::ParsePytorchCsv(text, "i.csv");
   ASSERT_TRUE(cells.ok()) << cells.error().message;
   ASSERT_EQ(cells->rows.size(), 2u);
   EXPECT_EQ(cells->rows[0].size(), 4u);
   EXPECT_TRUE(cells->rows[0][1].actions.empty());
   EXPECT_TRUE(cells->rows[0][3].actions.empty());
   EXPECT_EQ(cells->rows[1].size(), 1u);
-  EXPECT_EQ(FormatPytorchCsv(*cells), text);
-  Result<ImportedSchedule> r = ReadPytorchCsv("0F0,,0B0\r\n", "i.csv");
+  EXPECT_EQ(io::FormatPytorchCsv(*cells), text);
+  Result<io::ImportedSchedule> r = io::ReadPytorchCsv("0F0,,0B0\r\n", "i.csv");
   ASSERT_TRUE(r.ok()) << r.error().message;
   EXPECT_EQ(r->schedule.devices[0].size(), 2u);
 }
 
 TEST(PytorchCsv, AcceptsWhatPythonsReaderAccepts) {
   // "\n" line ends, no final newline, quoted cells, spaces PyTorch strips.
-  Result<ImportedSchedule> r = ReadPytorchCsv("\"0F0\", 0F1 ,0B0,0B1\n1F0,1B0,1F1,1B1", "s.csv");
+  Result<io::ImportedSchedule> r = io::ReadPytorchCsv("\"0F0\", 0F1 ,0B0,0B1\n1F0,1B0,1F1,1B1", "s.csv");
   ASSERT_TRUE(r.ok()) << r.error().message;
   EXPECT_EQ(r->schedule.devices, Generated("1f1b", 2, 2).devices);
 }
@@ -179,7 +179,7 @@ TEST(PytorchCsv, WriteThenReadGivesTheSameSchedule) {
                          {"zb1p", 2}, {"dualpipev", 2}}) {
     SCOPED_TRACE(name);
     const Schedule s = Generated(name, 4, 8, v);
-    Result<ImportedSchedule> r = ReadPytorchCsv(*WritePytorchCsv(s), "w.csv");
+    Result<io::ImportedSchedule> r = io::ReadPytorchCsv(*io::WritePytorchCsv(s), "w.csv");
     ASSERT_TRUE(r.ok()) << r.error().message;
     EXPECT_EQ(r->schedule.devices, s.devices);
     EXPECT_EQ(r->schedule.split_backward, s.split_backward);
@@ -189,7 +189,7 @@ TEST(PytorchCsv, WriteThenReadGivesTheSameSchedule) {
 }
 
 TEST(PytorchCsv, ImportedScheduleSimulatesToTheClosedForm) {
-  Result<ImportedSchedule> r = ReadPytorchCsv(*WritePytorchCsv(Generated("1f1b", 4, 8)), "w.csv");
+  Result<io::ImportedSchedule> r = io::ReadPytorchCsv(*io::WritePytorchCsv(Generated("1f1b", 4, 8)), "w.csv");
   ASSERT_TRUE(r.ok());
   Result<Timeline> t = Place(r->problem, r->schedule);
   ASSERT_TRUE(t.ok());
@@ -260,7 +260,7 @@ TEST(PytorchCsvErrors, UnsupportedPlacement) {
 
 TEST(PytorchCsvErrors, DeadlockIsDiagnosedByPlacement) {
   // Rank 0 runs the backward of microbatch 0 before rank 1 ever gets its forward.
-  Result<ImportedSchedule> r = ReadPytorchCsv("0F0,0B0,0F1,0B1\r\n1F1,1B1,1F0,1B0\r\n", "d.csv");
+  Result<io::ImportedSchedule> r = io::ReadPytorchCsv("0F0,0B0,0F1,0B1\r\n1F1,1B1,1F0,1B0\r\n", "d.csv");
   ASSERT_TRUE(r.ok()) << r.error().message;
   Result<Timeline> t = Place(r->problem, r->schedule);
   ASSERT_FALSE(t.ok());

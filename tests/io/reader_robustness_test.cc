@@ -31,7 +31,7 @@ void Check(const std::string& seed_text, Read read) {
   int accepted = 0;
   for (int i = 0; i < 3000; ++i) {
     const std::string text = Mangle(seed_text, rng);
-    Result<ImportedSchedule> r = read(text);
+    Result<io::ImportedSchedule> r = read(text);
     if (r.ok()) {
       ++accepted;
       EXPECT_GT(r->schedule.op_count(), 0);
@@ -46,11 +46,11 @@ void Check(const std::string& seed_text, Read read) {
 
 TEST(ReaderRobustness, PytorchCsv) {
   Check("0F0,0F1,0B0,,0B1\r\n1F0,1B0,1F1,1B1\r\n",
-        [](const std::string& t) { return ReadPytorchCsv(t, "r.csv"); });
+        [](const std::string& t) { return io::ReadPytorchCsv(t, "r.csv"); });
 }
 
 TEST(ReaderRobustness, ScheduleText) {
-  Check("# c\nF0 F1 B0 B1 # d0\nF0 B0@s1 F1 B1\n", [](const std::string& t) { return ReadScheduleText(t, "r.txt"); });
+  Check("# c\nF0 F1 B0 B1 # d0\nF0 B0@s1 F1 B1\n", [](const std::string& t) { return io::ReadScheduleText(t, "r.txt"); });
 }
 
 }  // namespace

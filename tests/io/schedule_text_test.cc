@@ -11,7 +11,7 @@ namespace ppsim {
 namespace {
 
 Error ReadError(const std::string& text) {
-  Result<ImportedSchedule> r = ReadScheduleText(text, "s.txt");
+  Result<io::ImportedSchedule> r = io::ReadScheduleText(text, "s.txt");
   EXPECT_FALSE(r.ok()) << "accepted: " << text;
   return r.ok() ? Error{} : r.error();
 }
@@ -36,7 +36,7 @@ TEST(ScheduleText, Reads1F1BWithCommentsAndBlankLines) {
       "F0 F1 B0 F2 B1 B2   # device 0\n"
       "  # a comment-only line is not a device\n"
       "F0 B0 F1 B1 F2 B2\n";
-  Result<ImportedSchedule> r = ReadScheduleText(text, "s.txt");
+  Result<io::ImportedSchedule> r = io::ReadScheduleText(text, "s.txt");
   ASSERT_TRUE(r.ok()) << r.error().message;
   EXPECT_EQ(r->problem.P, 2);
   EXPECT_EQ(r->problem.M, 3);
@@ -56,7 +56,7 @@ TEST(ScheduleText, ExplicitStagesVShapeSplitAndPairs) {
   const std::string text =
       "F0 F1 F0@s3 B0@s3 W0@s3 (F1@s3;B0) B1@s3 W1@s3 W0 B1 W1\n"
       "F0 F0@s2 B0@s2 F1 F1@s2 B0 W0 B1@s2 W0@s2 W1@s2 B1 W1\n";
-  Result<ImportedSchedule> r = ReadScheduleText(text, "v.txt");
+  Result<io::ImportedSchedule> r = io::ReadScheduleText(text, "v.txt");
   ASSERT_TRUE(r.ok()) << r.error().message;
   EXPECT_EQ(r->problem.placement, Placement::kVShape);
   EXPECT_EQ(r->problem.v, 2);
@@ -75,12 +75,12 @@ TEST(ScheduleText, WriteThenReadGivesTheSameSchedule) {
     p.v = v;
     Result<Schedule> s = Generate(name, p);
     ASSERT_TRUE(s.ok()) << s.error().message;
-    const std::string text = WriteScheduleText(p, *s);
-    Result<ImportedSchedule> r = ReadScheduleText(text, "w.txt");
+    const std::string text = io::WriteScheduleText(p, *s);
+    Result<io::ImportedSchedule> r = io::ReadScheduleText(text, "w.txt");
     ASSERT_TRUE(r.ok()) << r.error().message;
     EXPECT_EQ(r->schedule.devices, s->devices);
     EXPECT_EQ(r->problem.placement, p.placement);
-    EXPECT_EQ(WriteScheduleText(r->problem, r->schedule), "# w.txt" + text.substr(text.find(':')));
+    EXPECT_EQ(io::WriteScheduleText(r->problem, r->schedule), "# w.txt" + text.substr(text.find(':')));
   }
 }
 
@@ -114,7 +114,7 @@ TEST(ScheduleTextErrors, Empty) {
 }
 
 TEST(ScheduleTextErrors, DeadlockNamesTheWaitingOps) {
-  Result<ImportedSchedule> r = ReadScheduleText("F0 B0 F1 B1\nF1 B1 F0 B0\n", "d.txt");
+  Result<io::ImportedSchedule> r = io::ReadScheduleText("F0 B0 F1 B1\nF1 B1 F0 B0\n", "d.txt");
   ASSERT_TRUE(r.ok()) << r.error().message;
   Result<Timeline> t = Place(r->problem, r->schedule);
   ASSERT_FALSE(t.ok());

@@ -21,16 +21,16 @@ namespace ppsim {
 namespace {
 
 std::string TreeDump(const Timeline& t, const Metrics& m, bool critical_path) {
-  nlohmann::json j = SimulationJson(t, m);
+  nlohmann::json j = io::SimulationJson(t, m);
   if (critical_path) j["critical_path"] = CriticalPathIndices(t);
-  if (t.problem.memory.enabled()) AddMemoryBytesJson(t, MeasureMemoryBytes(t), j);
+  if (t.problem.memory.enabled()) io::AddMemoryBytesJson(t, MeasureMemoryBytes(t), j);
   return j.dump() + "\n";
 }
 
 std::string Streamed(const Timeline& t, const Metrics& m, bool critical_path, size_t buffer) {
   std::string s;
-  JsonOut out(AppendTo(s), buffer);
-  EXPECT_TRUE(WriteSimulationJson(out, t, m, critical_path));
+  io::JsonOut out(io::AppendTo(s), buffer);
+  EXPECT_TRUE(io::WriteSimulationJson(out, t, m, critical_path));
   EXPECT_TRUE(out.Finish());
   return s;
 }
@@ -70,14 +70,14 @@ TEST(StreamedJson, StringsAndNumbersAsNlohmannWritesThem) {
   for (const std::string& s : std::vector<std::string>{"plain", "quote\" back\\slash", "tab\tnl\ncr\rbs\bff\f", std::string("nul\0x", 5),
                               "\x01\x1f\x7f", "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80"}) {
     std::string out;
-    JsonOut w(AppendTo(out));
+    io::JsonOut w(io::AppendTo(out));
     w.String(s);
     w.Finish();
     EXPECT_EQ(out, nlohmann::json(s).dump()) << s;
   }
   for (double d : {0.0, 0.5, 1.0, 1.0 / 3, 1e-5, 123456789.125, 2.5e20, -0.25}) {
     std::string out;
-    JsonOut w(AppendTo(out));
+    io::JsonOut w(io::AppendTo(out));
     w.Double(d);
     w.Finish();
     EXPECT_EQ(out, nlohmann::json(d).dump()) << d;
@@ -86,7 +86,7 @@ TEST(StreamedJson, StringsAndNumbersAsNlohmannWritesThem) {
 
 TEST(StreamedJson, BytesThatAreNotUtf8AreEscapedAsText) {
   std::string out;
-  JsonOut w(AppendTo(out));
+  io::JsonOut w(io::AppendTo(out));
   w.String("run\xff.csv");  // a path with an invalid byte
   w.Finish();
   EXPECT_EQ(out, "\"run\\\\xff.csv\"");
@@ -101,9 +101,9 @@ TEST(StreamedJson, TraceTimesAreExactWhereTickTimesMicrosecondsOverflowInt64) {
   p.costs.b = {Tick{1} << 40};
   Result<Timeline> t = Simulate("1f1b", p);
   ASSERT_TRUE(t.ok());
-  ChromeTraceOptions o;
+  io::ChromeTraceOptions o;
   o.tick_us = 1'000'000'000;
-  const std::string trace = ChromeTraceJson(*t, o);
+  const std::string trace = io::ChromeTraceJson(*t, o);
   // F0@s1 starts at tick 2^40: 2^40 * 10^9 us does not fit in int64.
   EXPECT_NE(trace.find("\"ts\":1099511627776000000000,"), std::string::npos);
   EXPECT_NO_THROW(nlohmann::json::parse(trace));

@@ -15,7 +15,7 @@ namespace ppsim {
 namespace {
 
 Error ParseError(const std::string& text) {
-  Result<TimelineToCheck> r = ParseTimelineJson(text, "t.json");
+  Result<TimelineToCheck> r = io::ParseTimelineJson(text, "t.json");
   EXPECT_FALSE(r.ok()) << text;
   return r.ok() ? Error{ErrorCode::kOk, ""} : r.error();
 }
@@ -32,10 +32,10 @@ TEST(TimelineReader, ReadsBackEveryOpSimulateWrites) {
     Result<Timeline> t = Simulate(g.name, p);
     ASSERT_TRUE(t.ok()) << g.name;
     std::string text;
-    JsonOut out(AppendTo(text));
-    WriteSimulationJson(out, *t, Measure(*t), true);
+    io::JsonOut out(io::AppendTo(text));
+    io::WriteSimulationJson(out, *t, Measure(*t), true);
     out.Finish();
-    Result<TimelineToCheck> r = ParseTimelineJson(text, "t.json");
+    Result<TimelineToCheck> r = io::ParseTimelineJson(text, "t.json");
     ASSERT_TRUE(r.ok()) << g.name << ": " << r.error().message;
     EXPECT_EQ(r->ops, t->Ops()) << g.name;
     EXPECT_EQ(r->P, p.P);
@@ -55,7 +55,7 @@ TEST(TimelineReader, NumbersOutsideInt64AreErrorsNamingTheField) {
   e = ParseError(R"({"bubble_ratio":1e999,"ops":[]})");
   EXPECT_EQ(e.message, "t.json: bubble_ratio: 1e999 is outside the range of a number");
   // The extremes themselves are fine.
-  EXPECT_TRUE(ParseTimelineJson(R"({"x":[-9223372036854775808,9223372036854775807],"ops":[]})", "t").ok());
+  EXPECT_TRUE(io::ParseTimelineJson(R"({"x":[-9223372036854775808,9223372036854775807],"ops":[]})", "t").ok());
 }
 
 TEST(TimelineReader, SizesAreCheckedAgainstTheLimitsFirst) {

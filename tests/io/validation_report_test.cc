@@ -20,7 +20,7 @@ TimelineToCheck OneFOneB() {
 
 TEST(ValidationReport, ALegalTimelineIsOkWithItsMakespan) {
   const TimelineToCheck t = OneFOneB();
-  const ValidationReport r = ReportValidation(t, ValidateTimeline(t), "t.json", 10);
+  const io::ValidationReport r = io::ReportValidation(t, ValidateTimeline(t), "t.json", 10);
   EXPECT_TRUE(r.ok);
   EXPECT_EQ(r.text, "ok: 48 ops, legal and tight, makespan 18\n");
   EXPECT_EQ(r.listed, "");
@@ -32,7 +32,7 @@ TEST(ValidationReport, ViolationsAreListedUpToTheLimitAndTheFirstNamed) {
   t.ops.resize(t.ops.size() - 5);  // five ops missing
   const std::vector<Violation> violations = ValidateTimeline(t);
   ASSERT_GT(violations.size(), 2u);
-  const ValidationReport r = ReportValidation(t, violations, "t.json", 2);
+  const io::ValidationReport r = io::ReportValidation(t, violations, "t.json", 2);
   EXPECT_FALSE(r.ok);
   EXPECT_EQ(r.text, "");
   EXPECT_EQ(r.listed, violations[0].rule + ": " + violations[0].message + "\n" + violations[1].rule + ": " +

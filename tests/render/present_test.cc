@@ -13,11 +13,11 @@ namespace {
 const std::string kExample = std::string(PPSIM_SOURCE_DIR) + "/examples/gpipe_vs_1f1b.toml";
 
 TEST(Present, TheExamplesWordsAreFilledFromItsRuns) {
-  Result<Scene> scene = LoadScene(kExample);
+  Result<scene::Scene> scene = scene::LoadScene(kExample);
   ASSERT_TRUE(scene.ok()) << scene.error().message;
-  Result<std::vector<RunResult>> runs = SimulateScene(*scene);
+  Result<std::vector<RunResult>> runs = scene::SimulateScene(*scene);
   ASSERT_TRUE(runs.ok()) << runs.error().message;
-  Result<render::LayoutInput> input = Present(*scene, *runs);
+  Result<render::LayoutInput> input = scene::Present(*scene, *runs);
   ASSERT_TRUE(input.ok()) << input.error().message;
   EXPECT_EQ(input->title, "GPipe vs 1F1B");
   EXPECT_EQ(input->subtitle, "4 stages · 6 microbatches · one cell = one cycle");
@@ -37,14 +37,14 @@ TEST(Present, TheExamplesWordsAreFilledFromItsRuns) {
 }
 
 TEST(Present, TheRenderTableSetsTheFrame) {
-  Result<Scene> scene = LoadSceneText(
+  Result<scene::Scene> scene = scene::LoadSceneText(
       "P = 2\nM = 2\n[[run]]\nname = \"A\"\nschedule = \"gpipe\"\n"
       "[render]\nsize = \"1280x720\"\ndisplay_width = 640\ngauge = \"device\"\n",
       "s.toml");
   ASSERT_TRUE(scene.ok()) << scene.error().message;
-  Result<std::vector<RunResult>> runs = SimulateScene(*scene);
+  Result<std::vector<RunResult>> runs = scene::SimulateScene(*scene);
   ASSERT_TRUE(runs.ok()) << runs.error().message;
-  Result<render::LayoutInput> input = Present(*scene, *runs);
+  Result<render::LayoutInput> input = scene::Present(*scene, *runs);
   ASSERT_TRUE(input.ok()) << input.error().message;
   EXPECT_EQ(input->width, 1280);
   EXPECT_EQ(input->height, 720);
@@ -54,14 +54,14 @@ TEST(Present, TheRenderTableSetsTheFrame) {
 }
 
 TEST(Present, ATemplateThatCannotBeFilledNamesWhere) {
-  Result<Scene> scene = LoadSceneText(
+  Result<scene::Scene> scene = scene::LoadSceneText(
       "P = 2\nM = 2\n[[run]]\nname = \"A\"\nschedule = \"gpipe\"\n"
       "[closing]\nlines = [\"ok\", \"{makespan(A) / comm}\"]\n",
       "s.toml");
   ASSERT_TRUE(scene.ok()) << scene.error().message;
-  Result<std::vector<RunResult>> runs = SimulateScene(*scene);
+  Result<std::vector<RunResult>> runs = scene::SimulateScene(*scene);
   ASSERT_TRUE(runs.ok()) << runs.error().message;
-  Result<render::LayoutInput> input = Present(*scene, *runs);
+  Result<render::LayoutInput> input = scene::Present(*scene, *runs);
   ASSERT_FALSE(input.ok());
   EXPECT_EQ(input.error().Text().rfind("s.toml: closing line 2: ", 0), 0u) << input.error().Text();
 }

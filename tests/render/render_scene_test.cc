@@ -30,35 +30,35 @@ class RenderSceneTest : public ::testing::Test {
 };
 
 std::string Bytes(const std::string& path) {
-  Result<std::string> b = ReadFile(path);
+  Result<std::string> b = io::ReadFile(path);
   EXPECT_TRUE(b.ok()) << path;
   return b.ok() ? *b : "";
 }
 
 TEST_F(RenderSceneTest, OutputsDrawnTogetherEqualOutputsDrawnAlone) {
   const std::vector<std::string> names = {"a.svg", "a.png", "a.html", "a.txt", "b.svg"};
-  SceneRenderOptions together;
+  scene::SceneRenderOptions together;
   for (const std::string& n : names) together.outputs.push_back(Path("together_" + n));
-  Result<SceneRenderReport> report = RenderScene(kExample, {}, together);
+  Result<scene::SceneRenderReport> report = scene::RenderScene(kExample, {}, together);
   ASSERT_TRUE(report.ok()) << report.error().message;
   ASSERT_EQ(report->outputs.size(), names.size());
   EXPECT_EQ(report->outputs[0].width, 1920);
   EXPECT_EQ(report->outputs[0].ticks, 18);  // the longest makespan
   EXPECT_EQ(report->closing[1], "activations held at the peak: GPipe 23 · 1F1B 9");
   for (const std::string& n : names) {
-    SceneRenderOptions alone;
+    scene::SceneRenderOptions alone;
     alone.outputs = {Path("alone_" + n)};
-    Result<SceneRenderReport> one = RenderScene(kExample, {}, alone);
+    Result<scene::SceneRenderReport> one = scene::RenderScene(kExample, {}, alone);
     ASSERT_TRUE(one.ok()) << one.error().message;
     EXPECT_EQ(Bytes(Path("together_" + n)), Bytes(Path("alone_" + n))) << n;
   }
 }
 
 TEST_F(RenderSceneTest, AFalseClaimWritesNothingAndNamesTheClaim) {
-  SceneRenderOptions o;
+  scene::SceneRenderOptions o;
   o.outputs = {Path("a.svg"), Path("a.png")};
   std::vector<std::string> false_claims;
-  Result<SceneRenderReport> report = RenderScene(kExample, {"M=1"}, o, &false_claims);
+  Result<scene::SceneRenderReport> report = scene::RenderScene(kExample, {"M=1"}, o, &false_claims);
   ASSERT_FALSE(report.ok());
   EXPECT_EQ(report.error().code, ErrorCode::kClaimFalse);
   ASSERT_EQ(false_claims.size(), 1u);

@@ -15,9 +15,9 @@ namespace {
 const std::string kExample = std::string(PPSIM_SOURCE_DIR) + "/examples/gpipe_vs_1f1b.toml";
 
 TEST(SimulateScene, GpipeAndOneFOneBFinishTogetherAndHoldDifferently) {
-  Result<Scene> scene = LoadScene(kExample);
+  Result<scene::Scene> scene = scene::LoadScene(kExample);
   ASSERT_TRUE(scene.ok()) << scene.error().message;
-  Result<std::vector<RunResult>> runs = SimulateScene(*scene);
+  Result<std::vector<RunResult>> runs = scene::SimulateScene(*scene);
   ASSERT_TRUE(runs.ok()) << runs.error().message;
   ASSERT_EQ(runs->size(), 2u);
   const Metrics& gpipe = (*runs)[0].metrics;
@@ -36,20 +36,20 @@ TEST(SimulateScene, GpipeAndOneFOneBFinishTogetherAndHoldDifferently) {
 }
 
 TEST(SimulateScene, SetValuesReachEveryRun) {
-  Result<Scene> scene = LoadScene(kExample, {"P=8", "M=16"});
+  Result<scene::Scene> scene = scene::LoadScene(kExample, {"P=8", "M=16"});
   ASSERT_TRUE(scene.ok()) << scene.error().message;
-  Result<std::vector<RunResult>> runs = SimulateScene(*scene);
+  Result<std::vector<RunResult>> runs = scene::SimulateScene(*scene);
   ASSERT_TRUE(runs.ok()) << runs.error().message;
   for (const RunResult& r : *runs) EXPECT_EQ(r.metrics.makespan, 2 * (16 + 8 - 1)) << r.name;
 }
 
 TEST(CheckSceneClaims, AFalseClaimIsAResultWithItsValuesNotAnError) {
   // With one microbatch, 1F1B holds as much as GPipe: "peak(GPipe) > peak(1F1B)" fails.
-  Result<Scene> scene = LoadScene(kExample, {"M=1"});
+  Result<scene::Scene> scene = scene::LoadScene(kExample, {"M=1"});
   ASSERT_TRUE(scene.ok()) << scene.error().message;
-  Result<std::vector<RunResult>> runs = SimulateScene(*scene);
+  Result<std::vector<RunResult>> runs = scene::SimulateScene(*scene);
   ASSERT_TRUE(runs.ok()) << runs.error().message;
-  Result<std::vector<ClaimResult>> claims = CheckSceneClaims(*scene, *runs);
+  Result<std::vector<ClaimResult>> claims = scene::CheckSceneClaims(*scene, *runs);
   ASSERT_TRUE(claims.ok()) << claims.error().message;
   ASSERT_EQ(claims->size(), 3u);
   EXPECT_TRUE((*claims)[0].holds);
@@ -60,9 +60,9 @@ TEST(CheckSceneClaims, AFalseClaimIsAResultWithItsValuesNotAnError) {
 }
 
 TEST(CheckScene, ReportsWhatTheCliPrints) {
-  Result<std::string> text = ReadFile(kExample);
+  Result<std::string> text = io::ReadFile(kExample);
   ASSERT_TRUE(text.ok());
-  Result<CheckReport> report = CheckScene(*text, "examples/gpipe_vs_1f1b.toml", {}, {});
+  Result<scene::CheckReport> report = scene::CheckScene(*text, "examples/gpipe_vs_1f1b.toml", {}, {});
   ASSERT_TRUE(report.ok()) << report.error().message;
   EXPECT_TRUE(report->ok);
   EXPECT_EQ(report->false_claims, 0u);

@@ -10,11 +10,11 @@ namespace ppsim {
 namespace {
 
 TEST(SceneSearch, ExampleClaimsHold) {
-  Result<Scene> scene = LoadScene(std::string(PPSIM_SOURCE_DIR) + "/examples/search.toml");
+  Result<scene::Scene> scene = scene::LoadScene(std::string(PPSIM_SOURCE_DIR) + "/examples/search.toml");
   ASSERT_TRUE(scene.ok()) << scene.error().Text();
-  Result<std::vector<RunResult>> runs = SimulateScene(*scene);
+  Result<std::vector<RunResult>> runs = scene::SimulateScene(*scene);
   ASSERT_TRUE(runs.ok()) << runs.error().Text();
-  Result<std::vector<ClaimResult>> claims = CheckSceneClaims(*scene, *runs);
+  Result<std::vector<ClaimResult>> claims = scene::CheckSceneClaims(*scene, *runs);
   ASSERT_TRUE(claims.ok()) << claims.error().Text();
   for (const ClaimResult& c : *claims) EXPECT_TRUE(c.holds) << c.Explain();
   // Within 4 sets per device, measured on the placed timeline.
@@ -23,7 +23,7 @@ TEST(SceneSearch, ExampleClaimsHold) {
 }
 
 TEST(SceneSearch, SearchNeedsABudget) {
-  Result<Scene> s = LoadSceneText("P = 4\nM = 8\n[[run]]\nname = \"X\"\nschedule = \"search\"\n", "s.toml");
+  Result<scene::Scene> s = scene::LoadSceneText("P = 4\nM = 8\n[[run]]\nname = \"X\"\nschedule = \"search\"\n", "s.toml");
   ASSERT_FALSE(s.ok());
   EXPECT_EQ(s.error().code, ErrorCode::kInvalidValue);
   EXPECT_NE(s.error().Text().find("s.toml:3"), std::string::npos) << s.error().Text();

@@ -20,11 +20,11 @@ std::string Describe(const Problem& p) {
 }
 
 // What a --set can change, and what claims and templates read.
-std::string Describe(const Scene& s) {
+std::string Describe(const scene::Scene& s) {
   std::string d = s.title + "|" + s.subtitle + "|" + Describe(s.problem) + "|";
   for (const auto& [k, v] : s.params) d += k + "=" + v.ToString() + " ";
-  for (const SceneRun& r : s.runs) d += "|" + r.name + ":" + r.schedule + ":" + r.caption + ":" + Describe(r.problem);
-  for (const SceneClaim& c : s.claims) d += "|" + c.check + "@" + std::to_string(c.pos.line);
+  for (const scene::SceneRun& r : s.runs) d += "|" + r.name + ":" + r.schedule + ":" + r.caption + ":" + Describe(r.problem);
+  for (const scene::SceneClaim& c : s.claims) d += "|" + c.check + "@" + std::to_string(c.pos.line);
   return d;
 }
 
@@ -48,20 +48,20 @@ check = "makespan(A) >= alpha * F"
 
 TEST(SceneSource, ReloadEqualsAFullLoadWithTheSameValuesOrItsError) {
   const std::vector<std::string> fixed = {"comm=1"};
-  Result<SceneSource> source = SceneSource::Load(kText, "s.toml", fixed);
+  Result<scene::SceneSource> source = scene::SceneSource::Load(kText, "s.toml", fixed);
   ASSERT_TRUE(source.ok()) << source.error().Text();
-  EXPECT_EQ(Describe(source->scene()), Describe(*LoadSceneText(kText, "s.toml", fixed)));
+  EXPECT_EQ(Describe(source->scene()), Describe(*scene::LoadSceneText(kText, "s.toml", fixed)));
   const std::vector<std::vector<std::string>> points = {
       {"P=2"}, {"M=3", "P=8"}, {"alpha=5"}, {"P=0"}, {"M=2"}, {"X=1"}, {"comm=3"}, {"costs.B=4"},
       {"costs.B=0"}, {"hold=resident"}, {"title=7"}, {"P=3"},
       {"costs.F=1:2:1:2"},  // F becomes per-stage: the claim's F is no longer a name
       {"P=2", "costs.F=1:2"},  // the same at P = 2
       {"P=007"}, {"alpha=1.5"}, {"P=5"}};
-  Scene out = source->scene();
+  scene::Scene out = source->scene();
   for (const auto& more : points) {
     std::vector<std::string> all = fixed;
     all.insert(all.end(), more.begin(), more.end());
-    const Result<Scene> full = LoadSceneText(kText, "s.toml", all);
+    const Result<scene::Scene> full = scene::LoadSceneText(kText, "s.toml", all);
     const Error e = source->Reload(more, &out);
     const std::string at = more.back();
     if (full.ok()) {
@@ -75,9 +75,9 @@ TEST(SceneSource, ReloadEqualsAFullLoadWithTheSameValuesOrItsError) {
 }
 
 TEST(SceneSource, ASyntaxErrorIsLoadSceneTextsError) {
-  const Result<SceneSource> s = SceneSource::Load("P = = 4\n", "bad.toml");
+  const Result<scene::SceneSource> s = scene::SceneSource::Load("P = = 4\n", "bad.toml");
   ASSERT_FALSE(s.ok());
-  EXPECT_EQ(s.error().Text(), LoadSceneText("P = = 4\n", "bad.toml").error().Text());
+  EXPECT_EQ(s.error().Text(), scene::LoadSceneText("P = = 4\n", "bad.toml").error().Text());
   EXPECT_EQ(s.error().code, ErrorCode::kParse);
 }
 

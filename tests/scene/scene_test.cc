@@ -29,13 +29,13 @@ check = "peak(GPipe) > peak(1F1B)"
 
 // The error of loading `text` (which must fail).
 Error LoadError(const std::string& text, const std::vector<std::string>& overrides = {}) {
-  Result<Scene> s = LoadSceneText(text, "s.toml", overrides);
+  Result<scene::Scene> s = scene::LoadSceneText(text, "s.toml", overrides);
   EXPECT_FALSE(s.ok()) << text;
   return s.ok() ? Error{ErrorCode::kOk, ""} : s.error();
 }
 
 TEST(Scene, LoadsTheExample) {
-  Result<Scene> s = LoadScene(kExample);
+  Result<scene::Scene> s = scene::LoadScene(kExample);
   ASSERT_TRUE(s.ok()) << s.error().Text();
   EXPECT_EQ(s->title, "GPipe vs 1F1B");
   ASSERT_EQ(s->runs.size(), 2u);
@@ -48,9 +48,9 @@ TEST(Scene, LoadsTheExample) {
   EXPECT_EQ(s->claims[2].pos.column, 10);  // check = "|peak...
   ASSERT_EQ(s->closing.size(), 2u);
 
-  Result<std::vector<RunResult>> runs = SimulateScene(*s);
+  Result<std::vector<RunResult>> runs = scene::SimulateScene(*s);
   ASSERT_TRUE(runs.ok()) << runs.error().Text();
-  Result<std::vector<ClaimResult>> claims = CheckSceneClaims(*s, *runs);
+  Result<std::vector<ClaimResult>> claims = scene::CheckSceneClaims(*s, *runs);
   ASSERT_TRUE(claims.ok());
   EXPECT_TRUE(AllHold(*claims));
   EXPECT_EQ(*FillTemplate(s->closing[0], *runs, s->params),
@@ -60,7 +60,7 @@ TEST(Scene, LoadsTheExample) {
 }
 
 TEST(Scene, RunsOverrideAndParametersAreExact) {
-  Result<Scene> s = LoadSceneText(kScene, "s.toml");
+  Result<scene::Scene> s = scene::LoadSceneText(kScene, "s.toml");
   ASSERT_TRUE(s.ok()) << s.error().Text();
   EXPECT_EQ(s->runs[0].problem.M, 6);
   EXPECT_EQ(s->runs[1].problem.M, 8);
@@ -70,7 +70,7 @@ TEST(Scene, RunsOverrideAndParametersAreExact) {
 }
 
 TEST(Scene, SetOverridesTopLevelValuesButNotARunsOwn) {
-  Result<Scene> s = LoadSceneText(kScene, "s.toml", {"P=8", "M=16", "comm=2", "costs.B=2", "alpha=0.25", "title=Hi"});
+  Result<scene::Scene> s = scene::LoadSceneText(kScene, "s.toml", {"P=8", "M=16", "comm=2", "costs.B=2", "alpha=0.25", "title=Hi"});
   ASSERT_TRUE(s.ok()) << s.error().Text();
   EXPECT_EQ(s->runs[0].problem.P, 8);
   EXPECT_EQ(s->runs[0].problem.M, 16);
@@ -80,7 +80,7 @@ TEST(Scene, SetOverridesTopLevelValuesButNotARunsOwn) {
   EXPECT_EQ(s->params.at("alpha"), *Rational::Of(1, 4));
   EXPECT_EQ(s->params.at("M"), Rational(16));
   EXPECT_EQ(s->title, "Hi");
-  Result<Scene> c = LoadSceneText(kScene, "s.toml", {"costs={F=3,B=[1,2,3,4]}"});
+  Result<scene::Scene> c = scene::LoadSceneText(kScene, "s.toml", {"costs={F=3,B=[1,2,3,4]}"});
   ASSERT_TRUE(c.ok()) << c.error().Text();
   EXPECT_EQ(c->problem.costs.f, std::vector<Tick>{3});
   EXPECT_EQ(c->problem.costs.b, (std::vector<Tick>{1, 2, 3, 4}));
@@ -134,39 +134,39 @@ TEST(Scene, ErrorsNameFileLineAndColumn) {
 }
 
 TEST(Scene, UnreadableFileIsAnIoError) {
-  Result<Scene> s = LoadScene("/nonexistent/scene.toml");
+  Result<scene::Scene> s = scene::LoadScene("/nonexistent/scene.toml");
   ASSERT_FALSE(s.ok());
   EXPECT_EQ(s.error().code, ErrorCode::kIo);
 }
 
 TEST(Scene, ARunThatCannotBeSimulatedNamesItsLine) {
-  Result<Scene> s = LoadSceneText("P = 2\nM = 6\n[[run]]\nname = \"I\"\nschedule = \"interleaved\"\nchunks = 2\nM = 5\n",
+  Result<scene::Scene> s = scene::LoadSceneText("P = 2\nM = 6\n[[run]]\nname = \"I\"\nschedule = \"interleaved\"\nchunks = 2\nM = 5\n",
                                   "s.toml");
   ASSERT_TRUE(s.ok()) << s.error().Text();
-  Result<std::vector<RunResult>> runs = SimulateScene(*s);
+  Result<std::vector<RunResult>> runs = scene::SimulateScene(*s);
   ASSERT_FALSE(runs.ok());
   EXPECT_EQ(runs.error().code, ErrorCode::kPrecondition);
   EXPECT_EQ(runs.error().Text().rfind("s.toml:3: run I: ", 0), 0u) << runs.error().Text();
 }
 
 TEST(Sweep, FindsWhereOneFOneBStopsHoldingLess) {
-  Result<std::string> text = ReadFile(kExample);
+  Result<std::string> text = io::ReadFile(kExample);
   ASSERT_TRUE(text.ok());
-  std::vector<SweepAxis> axes{*ParseSweepAxis("P=1..8"), *ParseSweepAxis("M=1..16")};
-  Result<SweepResult> r = Sweep(*text, kExample, {}, axes, 2);
+  std::vector<scene::SweepAxis> axes{*scene::ParseSweepAxis("P=1..8"), *scene::ParseSweepAxis("M=1..16")};
+  Result<scene::SweepResult> r = scene::Sweep(*text, kExample, {}, axes, 2);
   ASSERT_TRUE(r.ok()) << r.error().Text();
   EXPECT_EQ(r->tried, 128);
   EXPECT_EQ(r->skipped, 0);
   // With one microbatch both schedules are the same order: equal peaks.
   ASSERT_EQ(r->counterexamples.size(), 8u);
   for (size_t i = 0; i < 8; ++i) {
-    const Counterexample& c = r->counterexamples[i];
+    const scene::Counterexample& c = r->counterexamples[i];
     EXPECT_EQ(c.claim.check, "peak(GPipe) > peak(1F1B)");
     EXPECT_EQ(c.params[0], (std::pair<std::string, std::int64_t>{"P", static_cast<std::int64_t>(i + 1)}));
     EXPECT_EQ(c.params[1], (std::pair<std::string, std::int64_t>{"M", 1}));
   }
   // The same answer on one thread.
-  Result<SweepResult> one = Sweep(*text, kExample, {}, axes, 1);
+  Result<scene::SweepResult> one = scene::Sweep(*text, kExample, {}, axes, 1);
   ASSERT_TRUE(one.ok());
   ASSERT_EQ(one->counterexamples.size(), r->counterexamples.size());
   for (size_t i = 0; i < one->counterexamples.size(); ++i)
@@ -174,10 +174,10 @@ TEST(Sweep, FindsWhereOneFOneBStopsHoldingLess) {
 }
 
 TEST(Sweep, SmallestFirstAndSkipsWhatCannotRun) {
-  Result<std::string> text = ReadFile(kExample);
+  Result<std::string> text = io::ReadFile(kExample);
   ASSERT_TRUE(text.ok());
-  Result<SweepResult> r =
-      Sweep(*text, kExample, {}, {*ParseSweepAxis("comm=2,0,1"), *ParseSweepAxis("M=4..5")}, 2);
+  Result<scene::SweepResult> r =
+      scene::Sweep(*text, kExample, {}, {*scene::ParseSweepAxis("comm=2,0,1"), *scene::ParseSweepAxis("M=4..5")}, 2);
   ASSERT_TRUE(r.ok()) << r.error().Text();
   EXPECT_EQ(r->tried, 6);
   // comm > 0 breaks "same finish" and "same bubble"; comm=1 M=4 is the smallest point.
@@ -192,13 +192,13 @@ TEST(Sweep, SmallestFirstAndSkipsWhatCannotRun) {
 }
 
 TEST(Sweep, BadAxesAreUsageErrors) {
-  EXPECT_EQ(ParseSweepAxis("P").error().code, ErrorCode::kUsage);
-  EXPECT_EQ(ParseSweepAxis("P=5..1").error().code, ErrorCode::kUsage);
-  EXPECT_EQ(ParseSweepAxis("P=1..x").error().code, ErrorCode::kUsage);
-  EXPECT_EQ(ParseSweepAxis("P=1,,2").error().code, ErrorCode::kUsage);
-  EXPECT_EQ(ParseSweepAxis("P=1,2,4")->values, (std::vector<std::int64_t>{1, 2, 4}));
-  Result<std::string> text = ReadFile(kExample);
-  Result<SweepResult> r = Sweep(*text, kExample, {}, {*ParseSweepAxis("Q=1..3")}, 1);
+  EXPECT_EQ(scene::ParseSweepAxis("P").error().code, ErrorCode::kUsage);
+  EXPECT_EQ(scene::ParseSweepAxis("P=5..1").error().code, ErrorCode::kUsage);
+  EXPECT_EQ(scene::ParseSweepAxis("P=1..x").error().code, ErrorCode::kUsage);
+  EXPECT_EQ(scene::ParseSweepAxis("P=1,,2").error().code, ErrorCode::kUsage);
+  EXPECT_EQ(scene::ParseSweepAxis("P=1,2,4")->values, (std::vector<std::int64_t>{1, 2, 4}));
+  Result<std::string> text = io::ReadFile(kExample);
+  Result<scene::SweepResult> r = scene::Sweep(*text, kExample, {}, {*scene::ParseSweepAxis("Q=1..3")}, 1);
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().code, ErrorCode::kUsage);
 }
@@ -213,17 +213,17 @@ namespace {
 // in the scene's own words (never a flag's).
 TEST(SceneRender, SizeFpsAndDisplayWidthAreRead) {
   const std::string run = "[[run]]\nname = \"A\"\nschedule = \"gpipe\"\n";
-  Result<Scene> s =
-      LoadSceneText(run + "[render]\nsize = \"1280x720\"\nfps = 24\ndisplay_width = 760\n", "s.toml");
+  Result<scene::Scene> s =
+      scene::LoadSceneText(run + "[render]\nsize = \"1280x720\"\nfps = 24\ndisplay_width = 760\n", "s.toml");
   ASSERT_TRUE(s.ok()) << s.error().Text();
   EXPECT_EQ(s->render.width, 1280);
   EXPECT_EQ(s->render.height, 720);
   EXPECT_EQ(s->render.fps, 24);
   EXPECT_EQ(s->render.display_width, 760);
-  Result<Scene> device = LoadSceneText(run + "[render]\ngauge = \"device\"\n", "s.toml");
+  Result<scene::Scene> device = scene::LoadSceneText(run + "[render]\ngauge = \"device\"\n", "s.toml");
   ASSERT_TRUE(device.ok()) << device.error().Text();
-  EXPECT_EQ(device->render.gauge, GaugeScope::kDevice);
-  Result<Scene> none = LoadSceneText(run, "s.toml");
+  EXPECT_EQ(device->render.gauge, scene::GaugeScope::kDevice);
+  Result<scene::Scene> none = scene::LoadSceneText(run, "s.toml");
   ASSERT_TRUE(none.ok());
   EXPECT_FALSE(none->render.width.has_value());
   EXPECT_FALSE(none->render.fps.has_value());

@@ -12,16 +12,16 @@ namespace {
 
 struct CompareOptions {
   std::vector<std::string> schedules{"gpipe", "1f1b"};
-  ProblemOptions problem;
+  io::ProblemOptions problem;
   bool json = false;
 };
 
 int Run(const CompareOptions& o) {
-  Result<Problem> problem = ToProblem(o.problem);
+  Result<Problem> problem = io::ToProblem(o.problem);
   if (!problem) return Report(problem.error());
-  Result<std::vector<ComparedRun>> runs = Compare(o.schedules, *problem);
+  Result<std::vector<io::ComparedRun>> runs = io::Compare(o.schedules, *problem);
   if (!runs) return Report(runs.error());
-  const std::string out = o.json ? DumpJson(ComparisonJson(*runs)) + "\n" : ComparisonText(*runs);
+  const std::string out = o.json ? DumpJson(io::ComparisonJson(*runs)) + "\n" : io::ComparisonText(*runs);
   std::fwrite(out.data(), 1, out.size(), stdout);
   return 0;
 }

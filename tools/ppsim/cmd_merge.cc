@@ -15,15 +15,15 @@ struct MergeOptions {
 };
 
 int Run(const MergeOptions& o) {
-  std::vector<ShardFile> files;
+  std::vector<scene::ShardFile> files;
   for (const std::string& path : o.shards) {
-    Result<std::string> text = ReadFile(path);
+    Result<std::string> text = io::ReadFile(path);
     if (!text) return Report(text.error());
     files.push_back({path, std::move(*text)});
   }
-  Result<nlohmann::json> merged = MergeSweepShards(files);
+  Result<nlohmann::json> merged = scene::MergeSweepShards(files);
   if (!merged) return Report(merged.error());
-  Error e = WriteFileAtomically(o.output, merged->dump() + "\n");
+  Error e = io::WriteFileAtomically(o.output, merged->dump() + "\n");
   if (e.code != ErrorCode::kOk) return Report(e);
   return (*merged)["ok"].get<bool>() ? 0 : ExitCode(ErrorCode::kClaimFalse);  // as `ppsim check --sweep` exits
 }

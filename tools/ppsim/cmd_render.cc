@@ -35,11 +35,11 @@ struct RenderCliOptions {
 };
 
 int Run(const RenderCliOptions& o) {
-  SceneRenderOptions ro;
+  scene::SceneRenderOptions ro;
   ro.outputs = o.out;
   ro.format = o.format;
   if (!o.size.empty()) {
-    Result<std::pair<int, int>> size = ParseFrameSize(o.size, "--size");
+    Result<std::pair<int, int>> size = scene::ParseFrameSize(o.size, "--size");
     if (!size) return Report(size.error());
     ro.size = *size;
   }
@@ -59,20 +59,20 @@ int Run(const RenderCliOptions& o) {
   for (const std::string& out : o.out) MakeTourFolder(out);
 
   std::vector<std::string> false_claims;
-  Result<SceneRenderReport> report = RenderScene(o.scene, o.set, ro, &false_claims);
+  Result<scene::SceneRenderReport> report = scene::RenderScene(o.scene, o.set, ro, &false_claims);
   for (const std::string& line : false_claims) std::fprintf(stderr, "ppsim: %s\n", line.c_str());
   if (!report) return Report(report.error());
   if (o.out.size() == 1 && o.out[0] == "-") return 0;  // stdout holds the picture
   if (o.json) {
-    if (Error e = WriteFileAtomically("-", SceneRenderJson(*report) + "\n"); e.code != ErrorCode::kOk) return Report(e);
+    if (Error e = io::WriteFileAtomically("-", scene::SceneRenderJson(*report) + "\n"); e.code != ErrorCode::kOk) return Report(e);
     return 0;
   }
   std::string text;
-  for (const RenderedOutput& out : report->outputs) text += "ppsim: wrote " + DisplayPath(out.path) + "\n";
+  for (const scene::RenderedOutput& out : report->outputs) text += "ppsim: wrote " + io::DisplayPath(out.path) + "\n";
   std::fputs(text.c_str(), stderr);
   std::string closing;
   for (const std::string& line : report->closing) closing += line + "\n";
-  if (Error e = WriteFileAtomically("-", closing); e.code != ErrorCode::kOk) return Report(e);
+  if (Error e = io::WriteFileAtomically("-", closing); e.code != ErrorCode::kOk) return Report(e);
   return 0;
 }
 

@@ -22,33 +22,33 @@ void PrintProgress(const SearchProgress& p) {
 }
 
 struct SearchCliOptions {
-  SearchRequest request;
+  io::SearchRequest request;
   bool json = false;
   std::string export_format;
   std::string output = "-";
 };
 
 int Run(const SearchCliOptions& o) {
-  Result<SearchRun> run = RunSearch(o.request, &PrintProgress);
+  Result<io::SearchRun> run = io::RunSearch(o.request, &PrintProgress);
   if (!run) return Report(run.error());
   const SearchResult& r = run->result;
   std::string out;
   if (!o.export_format.empty()) {
-    Result<std::string> exported = ExportSchedule(o.export_format, r.timeline);
+    Result<std::string> exported = io::ExportSchedule(o.export_format, r.timeline);
     if (!exported) return Report(exported.error());
     out = std::move(*exported);
   } else if (o.json) {
-    out = SearchResultJson(*run).dump() + "\n";
+    out = io::SearchResultJson(*run).dump() + "\n";
   } else {
-    if (r.timeline.makespan <= kSearchChartTicks) {
+    if (r.timeline.makespan <= io::kSearchChartTicks) {
       Result<std::string> chart = render::RenderRunText(r.timeline.schedule.name, r.timeline, run->metrics,
                                                         TextOptionsFor(o.output, 0));
       if (!chart) return Report(chart.error());
       out = *chart + "\n";
     }
-    out += SearchSummaryLine(r);
+    out += io::SearchSummaryLine(r);
   }
-  Error e = WriteFileAtomically(o.output, out);
+  Error e = io::WriteFileAtomically(o.output, out);
   if (e.code != ErrorCode::kOk) return Report(e);
   return 0;
 }

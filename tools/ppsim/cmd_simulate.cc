@@ -20,7 +20,7 @@ namespace {
 
 struct SimulateOptions {
   std::string schedule = "1f1b";
-  ProblemOptions problem;
+  io::ProblemOptions problem;
   bool json = false;
   std::string format = "summary";
   std::string output = "-";
@@ -35,14 +35,14 @@ struct SimulateOptions {
 // Reports a failed write, or says what was written (to a file, not stdout).
 int Finish(const Error& written, const std::string& path) {
   if (written.code != ErrorCode::kOk) return Report(written);
-  if (path != "-") std::fprintf(stderr, "ppsim: wrote %s\n", DisplayPath(path).c_str());
+  if (path != "-") std::fprintf(stderr, "ppsim: wrote %s\n", io::DisplayPath(path).c_str());
   return 0;
 }
 
 // What the formats written in one piece print: the schedule (--export), or
 // the summary, after the chart `render --format text` draws with --format text.
 Result<std::string> Present(const SimulateOptions& o, const Timeline& timeline, const Metrics& metrics) {
-  if (!o.export_format.empty()) return ExportSchedule(o.export_format, timeline);
+  if (!o.export_format.empty()) return io::ExportSchedule(o.export_format, timeline);
   std::string out;
   if (o.format == "text") {
     Result<std::string> chart =
@@ -50,35 +50,35 @@ Result<std::string> Present(const SimulateOptions& o, const Timeline& timeline, 
     if (!chart) return chart.error();
     out = *chart + "\n";
   }
-  out += SimulationSummary(timeline, metrics);
-  if (o.critical_path) out += CriticalPathText(timeline);
+  out += io::SimulationSummary(timeline, metrics);
+  if (o.critical_path) out += io::CriticalPathText(timeline);
   return out;
 }
 
 int Run(const SimulateOptions& o) {
-  Result<Problem> problem = ToProblem(o.problem);
+  Result<Problem> problem = io::ToProblem(o.problem);
   if (!problem) return Report(problem.error());
   Result<Timeline> timeline = o.schedule_file.empty()
                                   ? Simulate(o.schedule, *problem)
-                                  : SimulateScheduleFile(o.schedule_file, *problem, o.shape_flags_given);
+                                  : io::SimulateScheduleFile(o.schedule_file, *problem, o.shape_flags_given);
   if (!timeline) return Report(timeline.error());
   MakeTourFolder(o.output);
   // The step series only where they are printed (charts and --json).
   const bool json = o.json || o.format == "json";
   const Metrics metrics = Measure(*timeline, MeasureOptions{.series = json || o.format == "text"});
   if (o.format == "trace") {
-    const ChromeTraceOptions trace{.tick_us = o.tick_us};
-    return Finish(WriteStreamed(o.output, [&](JsonOut& w) { return WriteChromeTrace(w, *timeline, trace); }),
+    const io::ChromeTraceOptions trace{.tick_us = o.tick_us};
+    return Finish(io::WriteStreamed(o.output, [&](io::JsonOut& w) { return io::WriteChromeTrace(w, *timeline, trace); }),
                   o.output);
   }
   if (json) {
-    return Finish(WriteStreamed(
-        o.output, [&](JsonOut& w) { return WriteSimulationJson(w, *timeline, metrics, o.critical_path); }),
+    return Finish(io::WriteStreamed(
+        o.output, [&](io::JsonOut& w) { return io::WriteSimulationJson(w, *timeline, metrics, o.critical_path); }),
         o.output);
   }
   Result<std::string> out = Present(o, *timeline, metrics);
   if (!out) return Report(out.error());
-  return Finish(WriteFileAtomically(o.output, *out), o.output);
+  return Finish(io::WriteFileAtomically(o.output, *out), o.output);
 }
 
 const CommandRegistrar registrar(10, [](CLI::App& app, int* exit_code) {

@@ -21,13 +21,13 @@ struct ValidateOptions {
 };
 
 int Run(const ValidateOptions& o) {
-  Result<MappedFile> file = MappedFile::Open(o.file, kMaxTimelineBytes);  // "-" = stdin
+  Result<io::MappedFile> file = io::MappedFile::Open(o.file, io::kMaxTimelineBytes);  // "-" = stdin
   if (!file) return Report(file.error());
-  Result<TimelineToCheck> timeline = ParseTimelineJson(file->text(), o.file == "-" ? "<stdin>" : DisplayPath(o.file));
+  Result<TimelineToCheck> timeline = io::ParseTimelineJson(file->text(), o.file == "-" ? "<stdin>" : io::DisplayPath(o.file));
   if (!timeline) return Report(timeline.error());
   if (!o.comm.empty() && (!ParseTick(o.comm, timeline->comm) || timeline->comm < 0))
     return Report(Fail(ErrorCode::kInvalidValue, "--comm: '" + o.comm + "' is not a whole number of ticks ≥ 0"));
-  const ValidationReport r = ReportValidation(*timeline, ValidateTimeline(*timeline), o.file, o.max_shown);
+  const io::ValidationReport r = io::ReportValidation(*timeline, ValidateTimeline(*timeline), o.file, o.max_shown);
   if (o.json) {
     std::printf("%s\n", DumpJson(r.json).c_str());
   } else {

@@ -2,7 +2,7 @@
 
 namespace ppsim::cli {
 
-void AddProblemOptions(CLI::App& cmd, ProblemOptions& o) {
+void AddProblemOptions(CLI::App& cmd, io::ProblemOptions& o) {
   cmd.add_option("-P,--stages", o.P, "pipeline devices (default 4)");
   cmd.add_option("-M,--microbatches", o.M, "microbatches (default 6)");
   cmd.add_option("--chunks,-v", o.chunks, "chunks (virtual stages) per device (default 1)");

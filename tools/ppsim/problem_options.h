@@ -10,6 +10,6 @@
 
 namespace ppsim::cli {
 
-void AddProblemOptions(CLI::App& cmd, ProblemOptions& options);
+void AddProblemOptions(CLI::App& cmd, io::ProblemOptions& options);
 
 }  // namespace ppsim::cli

@@ -16,7 +16,7 @@
 
 #include "ppsim/error.h"
 
-namespace ppsim {
+namespace ppsim::io {
 
 // One output being written, what every writer goes through (a string, a
 // stream, ffmpeg, several outputs committed together). into() names the file
@@ -67,4 +67,4 @@ Result<std::string> ReadFile(const std::string& path, std::int64_t max_bytes = k
 // characters, become \xNN, so a message or JSON string can always hold it.
 std::string DisplayPath(const std::string& path);
 
-}  // namespace ppsim
+}  // namespace ppsim::io

@@ -19,7 +19,7 @@
 #include "ppsim/io/json_out.h"
 #include "ppsim/timeline.h"
 
-namespace ppsim {
+namespace ppsim::io {
 
 struct ChromeTraceOptions {
   // Microseconds per tick. Default 1000: one tick shows as 1 ms.
@@ -32,4 +32,4 @@ std::string ChromeTraceJson(const Timeline& timeline, const ChromeTraceOptions& 
 // The same, streamed into `out` as it is produced. Returns out.ok().
 bool WriteChromeTrace(JsonOut& out, const Timeline& timeline, const ChromeTraceOptions& options = {});
 
-}  // namespace ppsim
+}  // namespace ppsim::io

@@ -9,9 +9,9 @@
 
 #include "ppsim/claims.h"
 
-namespace ppsim {
+namespace ppsim::io {
 
 nlohmann::json ClaimValueJson(const ClaimValue& value);
 nlohmann::json ClaimResultJson(const ClaimResult& result);
 
-}  // namespace ppsim
+}  // namespace ppsim::io

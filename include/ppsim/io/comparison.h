@@ -14,7 +14,7 @@
 #include "ppsim/problem.h"
 #include "ppsim/timeline.h"
 
-namespace ppsim {
+namespace ppsim::io {
 
 struct ComparedRun {
   Timeline timeline;
@@ -36,4 +36,4 @@ std::string ComparisonText(const std::vector<ComparedRun>& runs);
 // `ppsim compare --json` object.
 nlohmann::json ComparisonJson(const std::vector<ComparedRun>& runs);
 
-}  // namespace ppsim
+}  // namespace ppsim::io

@@ -23,7 +23,7 @@
 #include "ppsim/error.h"
 #include "ppsim/problem.h"
 
-namespace ppsim {
+namespace ppsim::io {
 
 // Applies the file's settings on top of `problem` (costs, comm, memory).
 // kIo if unreadable, kParse with file:line:col for syntax, kUnknownName for
@@ -34,4 +34,4 @@ namespace ppsim {
 Error ApplyCostFile(const std::string& path, Problem& problem);
 Error ApplyCostText(std::string_view text, const std::string& source, Problem& problem);
 
-}  // namespace ppsim
+}  // namespace ppsim::io

@@ -9,11 +9,11 @@
 #include "ppsim/problem.h"
 #include "ppsim/schedule.h"
 
-namespace ppsim {
+namespace ppsim::io {
 
 struct ImportedSchedule {
   Problem problem;    // P, M, v, placement inferred; costs etc. default
   Schedule schedule;  // complete: passed CheckComplete for `problem`
 };
 
-}  // namespace ppsim
+}  // namespace ppsim::io

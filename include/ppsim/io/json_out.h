@@ -14,7 +14,7 @@
 #include <string_view>
 #include <vector>
 
-namespace ppsim {
+namespace ppsim::io {
 
 class JsonOut {
  public:
@@ -68,4 +68,4 @@ inline JsonOut::Sink AppendTo(std::string& out) {
   };
 }
 
-}  // namespace ppsim
+}  // namespace ppsim::io

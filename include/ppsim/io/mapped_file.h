@@ -12,7 +12,7 @@
 
 #include "ppsim/error.h"
 
-namespace ppsim {
+namespace ppsim::io {
 
 class MappedFile {
  public:
@@ -35,4 +35,4 @@ class MappedFile {
   std::string copy_;
 };
 
-}  // namespace ppsim
+}  // namespace ppsim::io

@@ -8,9 +8,9 @@
 
 #include "ppsim/memory_bytes.h"
 
-namespace ppsim {
+namespace ppsim::io {
 
 // Adds the fields above to `out` (a simulation object).
 void AddMemoryBytesJson(const Timeline& timeline, const MemoryBytes& bytes, nlohmann::json& out);
 
-}  // namespace ppsim
+}  // namespace ppsim::io

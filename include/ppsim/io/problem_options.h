@@ -13,7 +13,7 @@
 #include "ppsim/error.h"
 #include "ppsim/problem.h"
 
-namespace ppsim {
+namespace ppsim::io {
 
 struct ProblemOptions {
   std::string P = "4";
@@ -45,4 +45,4 @@ std::string CliFlag(std::string_view field);
 // command line (an error placed in a file or a --set keeps the key's name).
 Error AsCliError(const Error& e);
 
-}  // namespace ppsim
+}  // namespace ppsim::io

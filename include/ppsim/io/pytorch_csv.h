@@ -19,7 +19,7 @@
 #include "ppsim/error.h"
 #include "ppsim/io/imported_schedule.h"
 
-namespace ppsim {
+namespace ppsim::io {
 
 // One action as written: type is 'F', 'I', 'W' or 'B'.
 struct CsvAction {
@@ -65,4 +65,4 @@ Result<ImportedSchedule> ReadPytorchCsv(std::string_view text, const std::string
 // PytorchCsvFromSchedule + FormatPytorchCsv.
 Result<std::string> WritePytorchCsv(const Schedule& schedule);
 
-}  // namespace ppsim
+}  // namespace ppsim::io

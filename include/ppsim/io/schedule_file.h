@@ -12,7 +12,7 @@
 #include "ppsim/problem.h"
 #include "ppsim/timeline.h"
 
-namespace ppsim {
+namespace ppsim::io {
 
 // kIo if the file cannot be read; the reader's errors otherwise, each
 // naming `path`.
@@ -34,4 +34,4 @@ Result<Timeline> SimulateScheduleFile(const std::string& path, const Problem& fl
 // The schedule of `timeline` as "pytorch-csv" or "text" (kUsage otherwise).
 Result<std::string> ExportSchedule(const std::string& format, const Timeline& timeline);
 
-}  // namespace ppsim
+}  // namespace ppsim::io

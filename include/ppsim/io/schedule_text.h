@@ -20,7 +20,7 @@
 #include "ppsim/error.h"
 #include "ppsim/io/imported_schedule.h"
 
-namespace ppsim {
+namespace ppsim::io {
 
 // Parses and checks a schedule. Errors: kParse "FILE:line:col: ..." for
 // syntax; kBadSchedule for ops that are duplicated (with both positions),
@@ -31,4 +31,4 @@ Result<ImportedSchedule> ReadScheduleText(std::string_view text, const std::stri
 // explicit @s otherwise. ReadScheduleText(WriteScheduleText(s)) gives s back.
 std::string WriteScheduleText(const Problem& problem, const Schedule& schedule);
 
-}  // namespace ppsim
+}  // namespace ppsim::io

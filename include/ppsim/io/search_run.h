@@ -15,7 +15,7 @@
 #include "ppsim/io/problem_options.h"
 #include "ppsim/search.h"
 
-namespace ppsim {
+namespace ppsim::io {
 
 struct SearchRequest {
   ProblemOptions problem;          // -P, -M, --chunks, --cost, --comm, --cost-file, --memory-limit, ...
@@ -53,4 +53,4 @@ inline constexpr Tick kSearchChartTicks = 160;
 // when the problem has a bytes model.
 nlohmann::json SearchResultJson(const SearchRun& run);
 
-}  // namespace ppsim
+}  // namespace ppsim::io

@@ -8,10 +8,10 @@
 #include "ppsim/metrics.h"
 #include "ppsim/timeline.h"
 
-namespace ppsim {
+namespace ppsim::io {
 
 // Writes the object and a trailing newline. REQUIRES: `metrics` measured
 // with series (MeasureOptions::series). Returns out.ok().
 bool WriteSimulationJson(JsonOut& out, const Timeline& timeline, const Metrics& metrics, bool critical_path);
 
-}  // namespace ppsim
+}  // namespace ppsim::io

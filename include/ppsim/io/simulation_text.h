@@ -8,7 +8,7 @@
 #include "ppsim/metrics.h"
 #include "ppsim/timeline.h"
 
-namespace ppsim {
+namespace ppsim::io {
 
 // "gpipe  P=4 M=6 v=1  comm=0\n...makespan 18  busy 48  idle 24 ...\npeak
 // activations (held): 23 cluster-wide; per device 6 6 6 5\n". REQUIRES:
@@ -20,4 +20,4 @@ std::string SimulationSummary(const Timeline& timeline, const Metrics& metrics);
 // marks a gap of c ticks (comm) between two of them.
 std::string CriticalPathText(const Timeline& timeline);
 
-}  // namespace ppsim
+}  // namespace ppsim::io

@@ -10,10 +10,10 @@
 #include "ppsim/error.h"
 #include "ppsim/io/json_out.h"
 
-namespace ppsim {
+namespace ppsim::io {
 
 // Calls `produce` with a JsonOut bound to `path`. kIo naming the path if the
 // file cannot be written (or `produce` returns false).
 Error WriteStreamed(const std::string& path, const std::function<bool(JsonOut&)>& produce);
 
-}  // namespace ppsim
+}  // namespace ppsim::io

@@ -9,7 +9,7 @@
 
 #include <string>
 
-namespace ppsim {
+namespace ppsim::io {
 
 // Removes `path` if a terminating signal arrives before UnregisterTemporary.
 // Thread-safe; at most kMaxTemporaries paths at once (beyond that, a path is
@@ -24,4 +24,4 @@ void UnregisterChild(pid_t pid);
 
 inline constexpr int kMaxTemporaries = 256;
 
-}  // namespace ppsim
+}  // namespace ppsim::io

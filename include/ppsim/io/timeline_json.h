@@ -15,7 +15,7 @@
 #include "ppsim/timeline.h"
 #include "ppsim/validate.h"
 
-namespace ppsim {
+namespace ppsim::io {
 
 // One object: schedule, P, M, v, placement, costs, comm, hold, the metrics of
 // DESIGN §3, the activation time series and the ops.
@@ -31,4 +31,4 @@ inline constexpr std::int64_t kMaxTimelineBytes = std::int64_t{4} << 30;
 
 Result<TimelineToCheck> ParseTimelineJson(std::string_view text, const std::string& source);
 
-}  // namespace ppsim
+}  // namespace ppsim::io

@@ -10,7 +10,7 @@
 
 #include "ppsim/validate.h"
 
-namespace ppsim {
+namespace ppsim::io {
 
 struct ValidationReport {
   bool ok = true;       // legal and tight: no violation
@@ -27,4 +27,4 @@ struct ValidationReport {
 ValidationReport ReportValidation(const TimelineToCheck& timeline, const std::vector<Violation>& violations,
                                   const std::string& file, int max_shown);
 
-}  // namespace ppsim
+}  // namespace ppsim::io

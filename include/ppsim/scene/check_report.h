@@ -12,7 +12,7 @@
 
 #include "ppsim/error.h"
 
-namespace ppsim {
+namespace ppsim::scene {
 
 struct CheckReport {
   bool ok = true;           // every claim holds (at every swept point)
@@ -34,4 +34,4 @@ Result<CheckReport> CheckScene(std::string_view text, const std::string& path, c
                                const std::vector<std::string>& sweep, int threads = 0, const std::string& shard = "",
                                bool with_json = true);
 
-}  // namespace ppsim
+}  // namespace ppsim::scene

@@ -12,7 +12,7 @@
 #include "ppsim/render/layout.h"
 #include "ppsim/scene/scene.h"
 
-namespace ppsim {
+namespace ppsim::scene {
 
 // REQUIRES: `runs` is SimulateScene(scene) and outlives the result (its
 // RunInputs point into them). Errors: a template that cannot be filled (a
@@ -20,4 +20,4 @@ namespace ppsim {
 // "FILE: closing line N: ...".
 Result<render::LayoutInput> Present(const Scene& scene, const std::vector<RunResult>& runs);
 
-}  // namespace ppsim
+}  // namespace ppsim::scene

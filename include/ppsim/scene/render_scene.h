@@ -18,7 +18,7 @@
 #include "ppsim/render/video.h"
 #include "ppsim/scene/scene.h"
 
-namespace ppsim {
+namespace ppsim::scene {
 
 struct SceneRenderOptions {
   std::vector<std::string> outputs;  // paths; "-" (alone) is stdout
@@ -65,4 +65,4 @@ Result<SceneRenderReport> RenderScene(const std::string& scene_path, const std::
 // `ppsim render --json`: {"outputs": [...], "runs": [...], "closing": [...]}.
 std::string SceneRenderJson(const SceneRenderReport& report);
 
-}  // namespace ppsim
+}  // namespace ppsim::scene

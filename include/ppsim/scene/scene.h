@@ -42,7 +42,7 @@
 #include "ppsim/metrics.h"
 #include "ppsim/problem.h"
 
-namespace ppsim {
+namespace ppsim::scene {
 
 // Where something came from in the scene file (line, column from 1; 0 = given
 // by --set, not in the file).
@@ -141,4 +141,4 @@ Result<std::vector<ClaimResult>> CheckSceneClaims(const Scene& scene, const std:
 Result<std::vector<ClaimResult>> CheckSceneClaims(const Scene& scene, const std::vector<Claim>& parsed,
                                                   const std::vector<RunResult>& runs);
 
-}  // namespace ppsim
+}  // namespace ppsim::scene

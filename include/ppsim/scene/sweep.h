@@ -18,7 +18,7 @@
 #include "ppsim/claims.h"
 #include "ppsim/error.h"
 
-namespace ppsim {
+namespace ppsim::scene {
 
 // One swept key and its values, from "KEY=A..B" (inclusive) or "KEY=A,B,C".
 struct SweepAxis {
@@ -75,4 +75,4 @@ struct SweepResult {
 Result<SweepResult> Sweep(std::string_view text, const std::string& path, const std::vector<std::string>& overrides,
                           const std::vector<SweepAxis>& axes, int threads = 0, const SweepShard& shard = {});
 
-}  // namespace ppsim
+}  // namespace ppsim::scene

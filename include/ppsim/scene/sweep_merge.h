@@ -13,7 +13,7 @@
 
 #include "ppsim/error.h"
 
-namespace ppsim {
+namespace ppsim::scene {
 
 struct ShardFile {
   std::string name;  // names the file in errors
@@ -28,4 +28,4 @@ struct ShardFile {
 // file and the field).
 Result<nlohmann::json> MergeSweepShards(const std::vector<ShardFile>& shards);
 
-}  // namespace ppsim
+}  // namespace ppsim::scene

@@ -8,12 +8,12 @@ namespace ppsim::fuzz {
 
 int SceneLoader(const std::uint8_t* data, std::size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);
-  Result<Scene> scene = LoadSceneText(text, "fuzz.toml");
+  Result<scene::Scene> scene = scene::LoadSceneText(text, "fuzz.toml");
   if (!scene) return 0;
-  for (const SceneRun& run : scene->runs)
+  for (const scene::SceneRun& run : scene->runs)
     if (!Small(run.problem)) return 0;
-  Result<std::vector<RunResult>> runs = SimulateScene(*scene);
-  if (runs) (void)CheckSceneClaims(*scene, *runs);
+  Result<std::vector<RunResult>> runs = scene::SimulateScene(*scene);
+  if (runs) (void)scene::CheckSceneClaims(*scene, *runs);
   return 0;
 }
 

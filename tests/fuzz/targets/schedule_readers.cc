@@ -10,7 +10,7 @@
 namespace ppsim::fuzz {
 namespace {
 
-void Place(Result<ImportedSchedule> imported) {
+void Place(Result<io::ImportedSchedule> imported) {
   if (!imported || !Small(imported->problem)) return;
   Problem p = imported->problem;
   if (ValidateProblem(p).code != ErrorCode::kOk) return;
@@ -20,12 +20,12 @@ void Place(Result<ImportedSchedule> imported) {
 }  // namespace
 
 int PytorchCsv(const std::uint8_t* data, std::size_t size) {
-  Place(ReadPytorchCsv(std::string_view(reinterpret_cast<const char*>(data), size), "fuzz.csv"));
+  Place(io::ReadPytorchCsv(std::string_view(reinterpret_cast<const char*>(data), size), "fuzz.csv"));
   return 0;
 }
 
 int ScheduleText(const std::uint8_t* data, std::size_t size) {
-  Place(ReadScheduleText(std::string_view(reinterpret_cast<const char*>(data), size), "fuzz.txt"));
+  Place(io::ReadScheduleText(std::string_view(reinterpret_cast<const char*>(data), size), "fuzz.txt"));
   return 0;
 }
 

@@ -10,7 +10,7 @@ namespace ppsim::fuzz {
 
 int TimelineJson(const std::uint8_t* data, std::size_t size) {
   Result<TimelineToCheck> t =
-      ParseTimelineJson(std::string_view(reinterpret_cast<const char*>(data), size), "fuzz.json");
+      io::ParseTimelineJson(std::string_view(reinterpret_cast<const char*>(data), size), "fuzz.json");
   if (!t) return 0;
   // Declared sizes within the limits may still ask validate for a large index.
   if (static_cast<long long>(t->S) * t->M * 3 > kMaxFuzzOps) return 0;
