@@ -17,10 +17,10 @@
 #include <vector>
 
 #include "ppsim/metrics.h"
-#include "ppsim/render/frame_painter.h"
+#include "render/frame_painter.h"
 #include "ppsim/render/layout.h"
-#include "ppsim/render/pango_measurer.h"
-#include "ppsim/render/legibility.h"
+#include "render/pango_measurer.h"
+#include "render/legibility.h"
 #include "ppsim/render/video.h"
 #include "ppsim/simulate.h"
 

@@ -1,4 +1,4 @@
-#include "ppsim/render/cell_measurer.h"
+#include "render/cell_measurer.h"
 
 namespace ppsim::render {
 

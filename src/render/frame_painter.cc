@@ -1,4 +1,4 @@
-#include "ppsim/render/frame_painter.h"
+#include "render/frame_painter.h"
 
 #include <cairo.h>
 #include <pango/pangocairo.h>

@@ -1,4 +1,4 @@
-#include "ppsim/render/html_writer.h"
+#include "render/html_writer.h"
 
 #include <algorithm>
 #include <cstdio>

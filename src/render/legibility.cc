@@ -1,4 +1,4 @@
-#include "ppsim/render/legibility.h"
+#include "render/legibility.h"
 
 #include <algorithm>
 #include <cstdio>

@@ -1,4 +1,4 @@
-#include "ppsim/render/pango_measurer.h"
+#include "render/pango_measurer.h"
 
 #include <strings.h>
 

@@ -5,13 +5,13 @@
 #include <utility>
 
 #include "ppsim/io/atomic_file.h"
-#include "ppsim/render/frame_painter.h"
-#include "ppsim/render/html_writer.h"
-#include "ppsim/render/legibility.h"
-#include "ppsim/render/pango_measurer.h"
-#include "ppsim/render/svg_writer.h"
+#include "render/frame_painter.h"
+#include "render/html_writer.h"
+#include "render/legibility.h"
+#include "render/pango_measurer.h"
+#include "render/svg_writer.h"
 #include "ppsim/render/text_output.h"
-#include "ppsim/render/text_painter.h"
+#include "render/text_painter.h"
 #include "ppsim/render/video.h"
 
 namespace ppsim::render {

@@ -1,4 +1,4 @@
-#include "ppsim/render/svg_writer.h"
+#include "render/svg_writer.h"
 
 #include "svg_items.h"
 

@@ -1,4 +1,4 @@
-#include "ppsim/render/text_painter.h"
+#include "render/text_painter.h"
 
 #include <algorithm>
 #include <optional>

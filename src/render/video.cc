@@ -12,7 +12,7 @@
 
 #include "child_process.h"
 #include "ppsim/io/atomic_file.h"
-#include "ppsim/render/frame_painter.h"
+#include "render/frame_painter.h"
 #include "render/h264_splice/h264_splice.h"
 
 namespace ppsim::render {

@@ -10,10 +10,10 @@
 #include <tuple>
 
 #include "render/color_util.h"
-#include "ppsim/render/legibility.h"
+#include "render/legibility.h"
 #include "ppsim/render/pacing.h"
-#include "ppsim/render/svg_writer.h"
-#include "ppsim/render/text_painter.h"
+#include "render/svg_writer.h"
+#include "render/text_painter.h"
 #include "scene_fixture.h"
 
 namespace ppsim::render::testing {

@@ -5,10 +5,10 @@
 #include <algorithm>
 #include <sstream>
 
-#include "ppsim/render/frame_painter.h"
-#include "ppsim/render/html_writer.h"
-#include "ppsim/render/svg_writer.h"
-#include "ppsim/render/text_painter.h"
+#include "render/frame_painter.h"
+#include "render/html_writer.h"
+#include "render/svg_writer.h"
+#include "render/text_painter.h"
 #include "scene_fixture.h"
 
 namespace ppsim::render::testing {

@@ -9,7 +9,7 @@
 #include <tuple>
 #include <vector>
 
-#include "ppsim/render/legibility.h"
+#include "render/legibility.h"
 #include "render/chart_layout.h"
 #include "scene_fixture.h"
 

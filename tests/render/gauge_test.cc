@@ -4,8 +4,8 @@
 #include <gtest/gtest.h>
 
 #include "png_reader.h"
-#include "ppsim/render/frame_painter.h"
-#include "ppsim/render/legibility.h"
+#include "render/frame_painter.h"
+#include "render/legibility.h"
 #include "scene_fixture.h"
 
 namespace ppsim::render::testing {

@@ -8,7 +8,7 @@
 #include <map>
 
 #include "png_reader.h"
-#include "ppsim/render/frame_painter.h"
+#include "render/frame_painter.h"
 #include "render/color_util.h"
 #include "scene_fixture.h"
 

@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "png_reader.h"
-#include "ppsim/render/frame_painter.h"
+#include "render/frame_painter.h"
 #include "scene_fixture.h"
 
 namespace ppsim::render::testing {

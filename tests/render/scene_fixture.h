@@ -11,7 +11,7 @@
 
 #include "ppsim/metrics.h"
 #include "ppsim/render/layout.h"
-#include "ppsim/render/pango_measurer.h"
+#include "render/pango_measurer.h"
 #include "ppsim/simulate.h"
 
 namespace ppsim::render::testing {

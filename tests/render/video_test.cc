@@ -9,7 +9,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "ppsim/render/frame_painter.h"
+#include "render/frame_painter.h"
 #include "ppsim/render/video.h"
 #include "scene_fixture.h"
 
