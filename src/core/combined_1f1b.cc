@@ -25,16 +25,16 @@ Result<Schedule> GenerateCombined1F1B(const Problem& p) {
 Error CheckCombined1F1B(const Problem& p) {
   if (p.P == 1) {  // Megatron runs forward_backward_no_pipelining: no chunks, no groups
     if (p.v != 1)
-      return Fail(ErrorCode::kPrecondition,
-                  "combined-1f1b with P = 1 runs Megatron's schedule without pipelining, which does not support "
-                  "model chunking; got --chunks " + std::to_string(p.v) + " (use --chunks 1)");
+      return Error::Field(ErrorCode::kPrecondition, "chunks",
+                          ": combined-1f1b with P = 1 runs Megatron's schedule without pipelining, which does not "
+                          "support model chunking; got " + std::to_string(p.v) + " (use 1)");
     return Error::Ok();
   }
   if (p.v < 2)
-    return Fail(ErrorCode::kPrecondition,
-                "combined-1f1b needs --chunks ≥ 2 when P > 1 (Megatron: if enabling EP A2A overlap, "
-                "virtual_pipeline_model_parallel_size must be specified when pipeline_model_parallel_size > 1); "
-                "got --chunks " + std::to_string(p.v));
+    return Error::Field(ErrorCode::kPrecondition, "chunks",
+                        " must be ≥ 2 for combined-1f1b when P > 1 (Megatron: if enabling EP A2A overlap, "
+                        "virtual_pipeline_model_parallel_size must be specified when pipeline_model_parallel_size > "
+                        "1); got " + std::to_string(p.v));
   return CheckMegatronGroup(p, "combined-1f1b");
 }
 

@@ -65,16 +65,17 @@ Error ResolveRun(std::string_view name, Problem& problem) {
                 "unknown schedule '" + std::string(name) + "'; known: " + KnownScheduleNames());
   if (g->fixed_chunks != 0 && problem.v != g->fixed_chunks) {
     if (problem.v != 1)
-      return Fail(ErrorCode::kPrecondition, g->name + " runs exactly " + std::to_string(g->fixed_chunks) +
-                                                " chunk(s) per device; got --chunks " + std::to_string(problem.v));
+      return Error::Field(ErrorCode::kPrecondition, "chunks",
+                          ": " + g->name + " runs exactly " + std::to_string(g->fixed_chunks) +
+                              " chunk(s) per device; got " + std::to_string(problem.v));
     problem.v = g->fixed_chunks;
   }
   if (problem.group != 0 && !g->takes_group) {
     std::string takers;
     for (const GeneratorInfo& other : Generators())
       if (other.takes_group) takers += (takers.empty() ? "" : ", ") + other.name;
-    return Fail(ErrorCode::kPrecondition,
-                "--group applies only to " + takers + "; " + g->name + " has no microbatch groups");
+    return Error::Field(ErrorCode::kPrecondition, "group",
+                        " applies only to " + takers + "; " + g->name + " has no microbatch groups");
   }
   problem.placement = g->placement;
   return ValidateProblem(problem);

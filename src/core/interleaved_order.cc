@@ -25,18 +25,18 @@ int MegatronGroup(const Problem& p) { return p.group != 0 ? p.group : p.P; }
 
 Error CheckMegatronGroup(const Problem& p, const std::string& schedule) {
   const int g = MegatronGroup(p);
-  const std::string group = "--group " + std::to_string(g);
+  const std::string where = " " + std::to_string(g) + ": " + schedule + ": ";  // "group 3: interleaved: ..."
   if (g < p.P || g > p.M)
-    return Fail(ErrorCode::kPrecondition,
-                schedule + " " + group + ": the number of contiguous microbatches in a virtual pipeline stage "
-                "(Megatron's microbatch_group_size_per_vp_stage) must lie in [P = " + std::to_string(p.P) +
-                    ", M = " + std::to_string(p.M) + "]");
+    return Error::Field(ErrorCode::kPrecondition, "group",
+                        where + "the number of contiguous microbatches in a virtual pipeline stage "
+                        "(Megatron's microbatch_group_size_per_vp_stage) must lie in [P = " + std::to_string(p.P) +
+                            ", M = " + std::to_string(p.M) + "]");
   const int last = p.M % g;
   if (last > 0 && last < p.P)
-    return Fail(ErrorCode::kPrecondition,
-                schedule + " " + group + ": M mod group must be 0 or at least P = " + std::to_string(p.P) +
-                    ", but M = " + std::to_string(p.M) + " leaves a last group of " + std::to_string(last) +
-                    " (Megatron refuses it: a shorter last group leaves dependency bubbles)");
+    return Error::Field(ErrorCode::kPrecondition, "group",
+                        where + "M mod group must be 0 or at least P = " + std::to_string(p.P) + ", but M = " +
+                            std::to_string(p.M) + " leaves a last group of " + std::to_string(last) +
+                            " (Megatron refuses it: a shorter last group leaves dependency bubbles)");
   return Error{ErrorCode::kOk, ""};
 }
 

@@ -25,7 +25,7 @@ TEST(GroupCli, RefusalsNameTheRule) {
   auto run = RunPpsim("simulate -s interleaved -P 4 -M 10 --chunks 2 --group 4");
   EXPECT_EQ(run.exit_code, ExitCode(ErrorCode::kPrecondition));
   EXPECT_EQ(run.err,
-            "ppsim: interleaved --group 4: M mod group must be 0 or at least P = 4, but M = 10 leaves a last group "
+            "ppsim: --group 4: interleaved: M mod group must be 0 or at least P = 4, but M = 10 leaves a last group "
             "of 2 (Megatron refuses it: a shorter last group leaves dependency bubbles)\n");
   EXPECT_EQ(run.out, "");
   run = RunPpsim("simulate -s interleaved -P 4 -M 9 --chunks 2 --group 0");
@@ -49,9 +49,9 @@ TEST(GroupCli, Combined1F1BPairsAndRefusals) {
   run = RunPpsim("simulate -s combined-1f1b -P 4 -M 8");
   EXPECT_EQ(run.exit_code, ExitCode(ErrorCode::kPrecondition));
   EXPECT_EQ(run.err,
-            "ppsim: combined-1f1b needs --chunks ≥ 2 when P > 1 (Megatron: if enabling EP A2A overlap, "
+            "ppsim: --chunks must be ≥ 2 for combined-1f1b when P > 1 (Megatron: if enabling EP A2A overlap, "
             "virtual_pipeline_model_parallel_size must be specified when pipeline_model_parallel_size > 1); got "
-            "--chunks 1\n");
+            "1\n");
   EXPECT_EQ(run.out, "");
   run = RunPpsim("simulate -s combined-1f1b -P 4 -M 9 --chunks 2 --group 3");
   EXPECT_EQ(run.exit_code, ExitCode(ErrorCode::kPrecondition));

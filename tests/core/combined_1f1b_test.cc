@@ -176,18 +176,18 @@ TEST(Combined1F1B, RefusesWhatMegatronRefuses) {
   Result<Schedule> s = Generate("combined-1f1b", p);
   ASSERT_FALSE(s.ok());
   EXPECT_EQ(s.error().code, ErrorCode::kPrecondition);
-  EXPECT_EQ(s.error().message,
-            "combined-1f1b needs --chunks ≥ 2 when P > 1 (Megatron: if enabling EP A2A overlap, "
+  EXPECT_EQ(s.error().Text(),
+            "chunks must be ≥ 2 for combined-1f1b when P > 1 (Megatron: if enabling EP A2A overlap, "
             "virtual_pipeline_model_parallel_size must be specified when pipeline_model_parallel_size > 1); got "
-            "--chunks 1");
+            "1");
   p = Sized(1, 4, 2, 0);
   s = Generate("combined-1f1b", p);
   ASSERT_FALSE(s.ok());
   EXPECT_EQ(s.error().code, ErrorCode::kPrecondition);
   EXPECT_NE(s.error().message.find("does not support model chunking"), std::string::npos) << s.error().message;
   p = Sized(4, 10, 2, 4);
-  EXPECT_EQ(Generate("combined-1f1b", p).error().message,
-            "combined-1f1b --group 4: M mod group must be 0 or at least P = 4, but M = 10 leaves a last group of 2 "
+  EXPECT_EQ(Generate("combined-1f1b", p).error().Text(),
+            "group 4: combined-1f1b: M mod group must be 0 or at least P = 4, but M = 10 leaves a last group of 2 "
             "(Megatron refuses it: a shorter last group leaves dependency bubbles)");
 }
 

@@ -127,18 +127,19 @@ TEST(MegatronOrders, RefusesWhatMegatronRefuses) {
         }
       }
   Problem p = Sized(4, 9, 2, 3);
-  EXPECT_EQ(Generate("interleaved", p).error().message,
-            "interleaved --group 3: the number of contiguous microbatches in a virtual pipeline stage (Megatron's "
+  EXPECT_EQ(Generate("interleaved", p).error().Text(),
+            "group 3: interleaved: the number of contiguous microbatches in a virtual pipeline stage (Megatron's "
             "microbatch_group_size_per_vp_stage) must lie in [P = 4, M = 9]");
   p = Sized(4, 10, 2, 4);
-  EXPECT_EQ(Generate("interleaved", p).error().message,
-            "interleaved --group 4: M mod group must be 0 or at least P = 4, but M = 10 leaves a last group of 2 "
+  EXPECT_EQ(Generate("interleaved", p).error().Text(),
+            "group 4: interleaved: M mod group must be 0 or at least P = 4, but M = 10 leaves a last group of 2 "
             "(Megatron refuses it: a shorter last group leaves dependency bubbles)");
   p = Sized(4, 8, 1, 4);
   Result<Schedule> s = Generate("1f1b", p);
   ASSERT_FALSE(s.ok());
   EXPECT_EQ(s.error().code, ErrorCode::kPrecondition);
-  EXPECT_NE(s.error().message.find("--group applies only to interleaved"), std::string::npos) << s.error().message;
+  EXPECT_EQ(s.error().field, "group");
+  EXPECT_EQ(s.error().Text().rfind("group applies only to interleaved", 0), 0u) << s.error().Text();
 }
 
 }  // namespace

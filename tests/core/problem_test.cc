@@ -56,7 +56,7 @@ TEST(Problem, SchedulePreconditionsAreExplained) {
   Result<Timeline> t = Simulate("1f1b", p);
   ASSERT_FALSE(t.ok());
   EXPECT_EQ(t.error().code, ErrorCode::kPrecondition);
-  EXPECT_EQ(t.error().message, "1f1b runs exactly 1 chunk(s) per device; got --chunks 2");
+  EXPECT_EQ(t.error().Text(), "chunks: 1f1b runs exactly 1 chunk(s) per device; got 2");
   p.P = 4;
   p.M = 6;  // 6 is not a multiple of the one round's size... it is: rounds = 1
   EXPECT_TRUE(Simulate("interleaved", p).ok());
