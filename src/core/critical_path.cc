@@ -14,7 +14,7 @@ struct SlotAt {
 };
 
 std::vector<SlotAt> SlotIndex(const Timeline& t) {
-  std::vector<SlotAt> at(t.start.size());
+  std::vector<SlotAt> at(t.end.size());
   for (int d = 0; d < static_cast<int>(t.schedule.devices.size()); ++d) {
     const auto& queue = t.schedule.devices[d];
     for (int i = 0; i < static_cast<int>(queue.size()); ++i)
@@ -39,7 +39,7 @@ std::vector<CriticalStep> CriticalPath(const Timeline& t) {
   const OpSpace& space = t.schedule.space;
   while (true) {
     const Slot& slot = devices[d][i];
-    const Tick start = t.start[slot.op];
+    const Tick start = t.Start(slot.op);
     CriticalStep step{slot.op, CriticalStep::Via::kStart};
     int next_d = -1, next_i = -1;
     if (start > 0) {
@@ -69,7 +69,7 @@ std::vector<CriticalStep> CriticalPath(const Timeline& t) {
 
 std::vector<int> CriticalPathIndices(const Timeline& t) {
   // Positions in Ops(): devices in order, each slot's op then its pair.
-  std::vector<int> position(t.start.size(), -1);
+  std::vector<int> position(t.end.size(), -1);
   int n = 0;
   for (const auto& queue : t.schedule.devices)
     for (const Slot& slot : queue)

@@ -57,49 +57,61 @@ class StepBuilder {
 class EventOf {
  public:
   EventOf(const Timeline& t, HoldMode hold)
-      : start_(t.start.data()),
+      : stored_(t.stored_start.empty() ? nullptr : t.stored_start.data()),
         end_(t.end.data()),
         S_(t.schedule.space.stages()),
         two_m_(2 * t.schedule.space.microbatches()),
         by_s_(static_cast<std::uint32_t>(S_)),
         held_(hold == HoldMode::kHeld),
-        split_(t.schedule.split_backward) {}
+        split_(t.schedule.split_backward) {
+    for (OpKind kind : {OpKind::kF, OpKind::kB, OpKind::kW})
+      for (int s = 0; s < S_; ++s) cost_.push_back(t.problem.costs.Of(kind, s));
+  }
 
   bool operator()(OpId id, Event& ev) const {
     const OpId q = static_cast<OpId>(by_s_.Div(static_cast<std::uint32_t>(id)));
+    const OpId stage = id - q * S_;
     if (q >= two_m_) {  // W(m,s): frees the set under the allocator view
       if (held_) return false;
-      const OpId b = (2 * (q - two_m_) + 1) * S_ + (id - q * S_), f = b - S_;
+      const OpId b = (2 * (q - two_m_) + 1) * S_ + stage, f = b - S_;
       ev = {std::max(end_[b], end_[id]), -1};
-      return ev.tick > start_[f];
+      return ev.tick > Start(f, 0, stage);
     }
     const bool forward = (q & 1) == 0;
     const OpId f = forward ? id : id - S_, b = f + S_;
     if (held_) {  // [end F, start B)
-      if (start_[b] <= end_[f]) return false;
-      ev = forward ? Event{end_[f], +1} : Event{start_[b], -1};
+      const Tick b_start = Start(b, 1, stage);
+      if (b_start <= end_[f]) return false;
+      ev = forward ? Event{end_[f], +1} : Event{b_start, -1};
       return true;
     }
     // With a split backward, W(m,s) frees the set; a full backward (no W
     // placed: its end is -1) frees it at its own end.
-    const Tick w_end = split_ ? end_[two_m_ * S_ + (q >> 1) * S_ + (id - q * S_)] : -1;
+    const Tick w_end = split_ ? end_[two_m_ * S_ + (q >> 1) * S_ + stage] : -1;
+    const Tick f_start = Start(f, 0, stage);
     if (forward) {
-      ev = {start_[f], +1};
-      return std::max(end_[b], w_end) > start_[f];
+      ev = {f_start, +1};
+      return std::max(end_[b], w_end) > f_start;
     }
     if (w_end >= 0) return false;
     ev = {end_[b], -1};
-    return end_[b] > start_[f];
+    return end_[b] > f_start;
   }
 
  private:
-  const Tick* start_;
+  // The start of `id`, an op that exists, of kind `kind` (0 F, 1 B) at `stage`.
+  Tick Start(OpId id, int kind, OpId stage) const {
+    return stored_ ? stored_[id] : end_[id] - cost_[kind * S_ + stage];
+  }
+
+  const Tick* stored_;  // Timeline::stored_start, or null: end - cost_
   const Tick* end_;
   OpId S_;
   OpId two_m_;
   FastDiv by_s_;
   bool held_;
   bool split_;
+  std::vector<Tick> cost_;  // Costs::Of by kind * S + stage
 };
 
 // A slot's events in tick order (an overlapped pair may carry two).
@@ -168,11 +180,11 @@ HoldInterval HeldInterval(const Timeline& t, HoldMode hold, int microbatch, int 
   const OpSpace& space = t.schedule.space;
   const OpId f = space.Id(OpKind::kF, microbatch, stage);
   const OpId b = space.Id(OpKind::kB, microbatch, stage);
-  if (hold == HoldMode::kHeld) return {t.end[f], t.start[b]};
+  if (hold == HoldMode::kHeld) return {t.end[f], t.Start(b)};
   Tick to = t.end[b];
   // A split backward frees the rest at the end of W; a full one has no W (end -1).
   if (t.schedule.split_backward) to = std::max(to, t.end[space.Id(OpKind::kW, microbatch, stage)]);
-  return {t.start[f], to};
+  return {t.Start(f), to};
 }
 
 Activations MeasureActivations(const Timeline& t, HoldMode hold, bool series) {

@@ -96,7 +96,7 @@ MemoryBytes MeasureMemoryBytes(const Timeline& t) {
     for (int m = 0; m < space.microbatches(); ++m) {
       if (!space.Exists(m, s)) continue;
       const OpId f = space.Id(OpKind::kF, m, s), b = space.Id(OpKind::kB, m, s);
-      const Tick from = resident ? t.start[f] : t.end[f];
+      const Tick from = resident ? t.Start(f) : t.end[f];
       auto hold = [&](Tick to, std::int64_t amount) {
         if (amount == 0 || to <= from) return;
         deltas[d].push_back({from, amount});
@@ -104,10 +104,10 @@ MemoryBytes MeasureMemoryBytes(const Timeline& t) {
       };
       const OpId w = space.Id(OpKind::kW, m, s);
       if (split && t.end[w] >= 0) {
-        hold(resident ? t.end[b] : t.start[b], by_b);
-        hold(resident ? t.end[w] : t.start[w], bytes - by_b);
+        hold(resident ? t.end[b] : t.Start(b), by_b);
+        hold(resident ? t.end[w] : t.Start(w), bytes - by_b);
       } else {
-        hold(resident ? t.end[b] : t.start[b], bytes);  // unsplit, or a full backward: all freed at its end
+        hold(resident ? t.end[b] : t.Start(b), bytes);  // unsplit, or a full backward: all freed at its end
       }
     }
   }

@@ -8,12 +8,13 @@
 namespace ppsim {
 namespace {
 
-// Counts the ops whose one dependency sits on another device. The
-// dependency of every op in a (kind, stage) row lives on one device, so a
+// What Measure needs about each op's (kind, stage) row: the device of its
+// one dependency (for transfers) and its cost (for a start not stored:
+// timeline.h). The dependency of every op in a row lives on one device, so a
 // table of rows replaces a decode of the dependency per op.
-class CrossDevice {
+class Rows {
  public:
-  CrossDevice(const Problem& p, const OpSpace& space)
+  Rows(const Problem& p, const OpSpace& space)
       : S_(space.stages()), two_m_(2 * space.microbatches()), by_s_(static_cast<std::uint32_t>(S_)) {
     // Row k*S+s holds the device of (kind k, stage s)'s dependency, -1 for none.
     dep_device_.assign(static_cast<size_t>(3) * S_, -1);
@@ -22,19 +23,24 @@ class CrossDevice {
       dep_device_[S_ + s] = space.IsLastStage(s) ? p.DeviceOf(s) : p.DeviceOf(s + 1);
       dep_device_[2 * S_ + s] = p.DeviceOf(s);
     }
+    for (OpKind kind : {OpKind::kF, OpKind::kB, OpKind::kW})
+      for (int s = 0; s < S_; ++s) cost_.push_back(p.costs.Of(kind, s));
   }
-  bool operator()(OpId id, int device) const {
+  int Of(OpId id) const {
     const OpId q = static_cast<OpId>(by_s_.Div(static_cast<std::uint32_t>(id)));
     const int kind = q >= two_m_ ? 2 : (q & 1);
-    const int dep = dep_device_[kind * S_ + (id - q * S_)];
-    return dep >= 0 && dep != device;
+    return kind * S_ + (id - q * S_);
   }
+  // Whether the op's dependency sits on another device than `device`.
+  bool Crosses(int row, int device) const { return dep_device_[row] >= 0 && dep_device_[row] != device; }
+  Tick Cost(int row) const { return cost_[row]; }
 
  private:
   OpId S_;
   OpId two_m_;
   FastDiv by_s_;
   std::vector<int> dep_device_;
+  std::vector<Tick> cost_;
 };
 
 }  // namespace
@@ -45,19 +51,21 @@ Metrics Measure(const Timeline& t, const MeasureOptions& options) {
   m.makespan = t.makespan;
   m.busy_per_device.assign(p.P, 0);
   m.span_per_device.assign(p.P, 0);
-  const CrossDevice crosses(p, t.schedule.space);
-  const Tick* const start = t.start.data();
+  const Rows rows(p, t.schedule.space);
+  const Tick* const stored = t.stored_start.empty() ? nullptr : t.stored_start.data();
   const Tick* const end = t.end.data();
   std::int64_t transfers = 0;
   WalkDevicesBlocked(t.schedule.devices, [&](int d, const Slot& slot) {
-    m.busy_per_device[d] += end[slot.op] - start[slot.op];  // a pair counts once
-    transfers += crosses(slot.op, d);
-    if (slot.pair()) transfers += crosses(slot.overlapped, d);
+    const int row = rows.Of(slot.op);
+    // A pair counts once. Without stored starts no slot is compound: it lasts its row's cost.
+    m.busy_per_device[d] += stored ? end[slot.op] - stored[slot.op] : rows.Cost(row);
+    transfers += rows.Crosses(row, d);
+    if (slot.pair()) transfers += rows.Crosses(rows.Of(slot.overlapped), d);
   });
   m.transfers = transfers;
   for (int d = 0; d < p.P; ++d) {
     const auto& queue = t.schedule.devices[d];
-    if (!queue.empty()) m.span_per_device[d] = end[queue.back().op] - start[queue.front().op];
+    if (!queue.empty()) m.span_per_device[d] = end[queue.back().op] - t.Start(queue.front().op);
     m.busy += m.busy_per_device[d];
   }
   m.idle = p.P * m.makespan - m.busy;

@@ -12,7 +12,8 @@
 // PlaceInto in parts: the row table (what every op of one kind and stage
 // needs), the device scheduler (PlaceEnds: run, park, wake) around the hot
 // loop (RunLane: one device's ops until one waits), the deadlock report,
-// then the starts (FillStarts: from the ends, compound slots fixed up).
+// then the starts, stored only when a slot is compound (FillStarts: from the
+// ends, compound slots fixed up; timeline.h).
 #include "ppsim/placement.h"
 
 #include <algorithm>
@@ -237,8 +238,9 @@ void FillStarts(const Problem& problem, const OpSpace& space, const std::vector<
                 const std::vector<Slot>& compound, Timeline& t) {
   const OpId S = space.stages();
   const OpId two_m = 2 * space.microbatches();
+  t.stored_start.resize(t.end.size());
   const Tick* const end = t.end.data();
-  Tick* const start = t.start.data();
+  Tick* const start = t.stored_start.data();
   for (OpId q = 0; q < static_cast<OpId>(t.end.size() / S); ++q) {
     const Row* row = &rows[(q < two_m ? (q & 1) : 2) * S];
     for (OpId s = 0; s < S; ++s) {
@@ -270,7 +272,6 @@ Error PlaceInto(const Problem& problem, Schedule&& schedule, Timeline& t) {
 
   const std::int64_t n = std::int64_t{kinds} * S * space.microbatches();
   t.problem = problem;
-  t.start.resize(n);    // filled from the ends once everything is placed
   t.end.assign(n, -1);  // -1: not placed yet
   std::vector<Lane> lanes(problem.P);
   for (int d = 0; d < problem.P; ++d) {
@@ -280,7 +281,9 @@ Error PlaceInto(const Problem& problem, Schedule&& schedule, Timeline& t) {
   std::vector<Slot> compound;  // pairs and full backwards
   if (PlaceEnds(problem, space, decoder, lanes, t.end.data(), compound) != problem.P)
     return Fail(ErrorCode::kDeadlock, DeadlockMessage(problem, space, lanes));
-  FillStarts(problem, space, rows, compound, t);
+  // Starts are stored only when a slot is compound (timeline.h).
+  t.stored_start.clear();
+  if (!compound.empty()) FillStarts(problem, space, rows, compound, t);
 
   Tick makespan = 0;
   for (const Lane& lane : lanes) makespan = std::max(makespan, lane.free_at);

@@ -31,7 +31,7 @@ class Context {
   // when it deadlocks. Counts one evaluation. Does not check the budget.
   Tick Evaluate(Schedule& s);
   // Start and end ticks (by OpId) of the last schedule Evaluate placed.
-  const std::vector<Tick>& last_start() const { return scratch_.start; }
+  Tick last_start(OpId id) const { return scratch_.Start(id); }
   const std::vector<Tick>& last_end() const { return scratch_.end; }
   // Evaluate + budget check + keep if strictly shorter than the best.
   // Returns the makespan (kNone if it deadlocks or does not fit).

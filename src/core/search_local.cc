@@ -16,7 +16,7 @@ struct Edge {
 // Device edges on one critical path of the order just evaluated.
 std::vector<Edge> CriticalDeviceEdges(const Context& c, const Schedule& s, std::mt19937_64& rng) {
   const Problem& p = c.problem();
-  const std::vector<Tick>& start = c.last_start();
+  const auto start = [&c](OpId id) { return c.last_start(id); };
   const std::vector<Tick>& end = c.last_end();
   // Position of each op in its queue.
   std::vector<std::pair<int, int>> at(s.space.size(), {-1, -1});
@@ -32,12 +32,12 @@ std::vector<Edge> CriticalDeviceEdges(const Context& c, const Schedule& s, std::
     const auto [d, i] = at[id];
     const OpId prev = i > 0 ? s.devices[d][i - 1].op : kNoOp;
     const OpId dep = DependencyOf(s.space, true, id);
-    bool by_device = prev != kNoOp && end[prev] == start[id];
+    bool by_device = prev != kNoOp && end[prev] == start(id);
     bool by_dep = false;
     if (dep != kNoOp) {
       const Op a = s.space.At(dep), b = s.space.At(id);
       const Tick lat = a.kind == b.kind ? p.CommBetween(a.stage, b.stage) : 0;
-      by_dep = end[dep] + lat == start[id];
+      by_dep = end[dep] + lat == start(id);
     }
     if (by_device) edges.push_back({d, i});
     if (by_device && by_dep) {

@@ -13,7 +13,7 @@ std::vector<PlacedOp> Timeline::Ops() const {
         if (id == kNoOp) continue;
         const Op op = schedule.space.At(id);
         const bool full = slot.full && op.kind == OpKind::kB;
-        ops.push_back({d, op.stage, op.kind, op.microbatch, start[id], end[id], overlap, full});
+        ops.push_back({d, op.stage, op.kind, op.microbatch, Start(id), end[id], overlap, full});
       }
     }
   }

@@ -71,7 +71,7 @@ void OpSlices(Events& ev, JsonOut& w, const Timeline& t, std::int64_t us) {
         cat += '+';
         cat += KindChar(b.kind);
       }
-      const Tick start = t.start[slot.op], end = t.end[slot.op];
+      const Tick start = t.Start(slot.op), end = t.end[slot.op];
       ev.Begin("X", name, d).Raw(",\"cat\":");
       Str(w, cat);
       w.Raw(",\"ts\":").Int128(i128{start} * us).Raw(",\"dur\":").Int128(i128{end - start} * us).Raw(",\"args\":{");
@@ -107,10 +107,10 @@ void Flows(Events& ev, JsonOut& w, const Timeline& t, std::int64_t us) {
         name = OpName(space.At(dep)) + " -> " + OpName(space.At(id));
         ++flow_id;
         ev.Begin("s", name, from).Raw(",\"cat\":\"dependency\",\"id\":").Int(flow_id).Raw(",\"ts\":");
-        HalfUs(w, (i128{t.start[dep]} + t.end[dep]) * us);
+        HalfUs(w, (i128{t.Start(dep)} + t.end[dep]) * us);
         ev.End();
         ev.Begin("f", name, d).Raw(",\"cat\":\"dependency\",\"id\":").Int(flow_id).Raw(",\"bp\":\"e\",\"ts\":");
-        HalfUs(w, (i128{t.start[id]} + t.end[id]) * us);
+        HalfUs(w, (i128{t.Start(id)} + t.end[id]) * us);
         ev.End();
       }
     }

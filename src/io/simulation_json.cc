@@ -82,7 +82,7 @@ void Ops(JsonOut& out, const Timeline& t) {
         if (!first) out.Char(',');
         first = false;
         const ppsim::Op op = space.At(id);
-        Op(out, d, op, t.start[id], t.end[id], overlap, slot.full && op.kind == OpKind::kB);
+        Op(out, d, op, t.Start(id), t.end[id], overlap, slot.full && op.kind == OpKind::kB);
       }
     }
   }

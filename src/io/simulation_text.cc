@@ -15,7 +15,7 @@ std::string CriticalPathText(const Timeline& t) {
   std::string s = "critical path (" + std::to_string(path.size()) + " ops, tick 0 to " + std::to_string(t.makespan) + "):";
   for (size_t k = 0; k < path.size(); ++k) {
     const Op op = t.schedule.space.At(path[k].op);
-    const Tick start = t.start[path[k].op];
+    const Tick start = t.Start(path[k].op);
     const Tick gap = k == 0 ? 0 : start - t.end[path[k - 1].op];
     s += k == 0 ? " " : gap > 0 ? " -(+" + std::to_string(gap) + ")-> " : " -> ";
     s += OpName(op) + "(d" + std::to_string(t.problem.DeviceOf(op.stage)) + " " + std::to_string(start) + "-" +

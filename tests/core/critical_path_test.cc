@@ -16,11 +16,11 @@ namespace {
 void ExpectTightChain(const Timeline& t, const std::string& what) {
   const std::vector<CriticalStep> path = CriticalPath(t);
   ASSERT_FALSE(path.empty()) << what;
-  EXPECT_EQ(t.start[path.front().op], 0) << what;
+  EXPECT_EQ(t.Start(path.front().op), 0) << what;
   EXPECT_EQ(t.end[path.back().op], t.makespan) << what;
   const OpSpace& space = t.schedule.space;
   // slot position of every op
-  std::vector<std::pair<int, int>> at(t.start.size(), {-1, -1});
+  std::vector<std::pair<int, int>> at(t.end.size(), {-1, -1});
   for (int d = 0; d < static_cast<int>(t.schedule.devices.size()); ++d)
     for (int i = 0; i < static_cast<int>(t.schedule.devices[d].size()); ++i)
       for (OpId id : {t.schedule.devices[d][i].op, OpId{t.schedule.devices[d][i].overlapped}})
@@ -35,12 +35,12 @@ void ExpectTightChain(const Timeline& t, const std::string& what) {
       if (dep == kNoOp || at[dep] != at[prev]) continue;
       const int a = space.At(dep).stage, b = space.At(id).stage;
       const Tick latency = a == b ? 0 : t.problem.CommBetween(a, b);
-      ok = ok || t.start[cur] == t.end[dep] + latency;
+      ok = ok || t.Start(cur) == t.end[dep] + latency;
     }
     const bool device_hop = at[prev].first == at[cur].first && at[prev].second + 1 == at[cur].second &&
-                            t.start[cur] == t.end[prev];
+                            t.Start(cur) == t.end[prev];
     EXPECT_TRUE(ok || device_hop) << what << ": step " << k << " " << OpName(space.At(cur)) << " starts at "
-                                  << t.start[cur] << " after " << OpName(space.At(prev)) << " ends at " << t.end[prev];
+                                  << t.Start(cur) << " after " << OpName(space.At(prev)) << " ends at " << t.end[prev];
   }
 }
 

@@ -66,7 +66,7 @@ TEST(ZooCosts, CommPerHop) {
   Result<Timeline> t = Place(p, *Generate("gpipe", p));
   ASSERT_TRUE(t.ok());
   EXPECT_EQ(t->makespan, 20);
-  EXPECT_EQ(t->start[t->schedule.space.Id(OpKind::kF, 0, 2)], 9);
+  EXPECT_EQ(t->Start(t->schedule.space.Id(OpKind::kF, 0, 2)), 9);
 }
 
 // Heterogeneous stages: each device is busy for M times the costs of its
@@ -98,7 +98,7 @@ TEST(ZooCosts, PerStageCostsLandOnTheirDevices) {
         if (q.DeviceOf(s) == d)
           for (int m = 0; m < q.M; ++m)
             if (space.Exists(m, s)) expected += q.costs.Of(OpKind::kF, s) + q.costs.Of(OpKind::kB, s) + q.costs.Of(OpKind::kW, s);
-      for (const Slot& slot : t->schedule.devices[d]) busy += t->end[slot.op] - t->start[slot.op];
+      for (const Slot& slot : t->schedule.devices[d]) busy += t->end[slot.op] - t->Start(slot.op);
       EXPECT_EQ(busy, expected) << name << " device " << d;  // no FB given: a pair costs F + B
     }
   }

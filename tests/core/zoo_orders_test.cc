@@ -72,7 +72,7 @@ TEST(ZooOrders, DualPipeMirrorsItsHalves) {
   EXPECT_TRUE(t->Has(space.Id(OpKind::kF, 3, 3)));
   EXPECT_FALSE(t->Has(space.Id(OpKind::kF, 3, 4)));
   EXPECT_TRUE(t->Has(space.Id(OpKind::kF, 4, 4)));
-  EXPECT_EQ(t->start[space.Id(OpKind::kF, 4, 4)], 0);  // device 3 starts the up direction at once
+  EXPECT_EQ(t->Start(space.Id(OpKind::kF, 4, 4)), 0);  // device 3 starts the up direction at once
 }
 
 TEST(ZooOrders, OverlappedPairsShareStartEndAndId) {

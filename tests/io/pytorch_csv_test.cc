@@ -108,7 +108,7 @@ TEST(PytorchCsv, MixedFullAndSplitBackwards) {
   Result<Timeline> t = Place(p, s);
   ASSERT_TRUE(t.ok()) << t.error().message;
   const OpId b2 = s.space.Id(OpKind::kB, 2, 0);
-  EXPECT_EQ(t->end[b2] - t->start[b2], 5);  // B + W
+  EXPECT_EQ(t->end[b2] - t->Start(b2), 5);  // B + W
   EXPECT_FALSE(t->Has(s.space.Id(OpKind::kW, 2, 0)));
 }
 
