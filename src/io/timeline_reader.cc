@@ -37,18 +37,21 @@ class Reader {
   [[noreturn]] void Syntax(const std::string& what) const { throw ReadError{ErrorCode::kParse, "invalid JSON: " + what, p_}; }
   [[noreturn]] static void Field(ErrorCode code, const std::string& what) { throw ReadError{code, what, nullptr}; }
 
-  void Ws() {
+  // The helpers a value goes through are forced inline, their error paths
+  // kept out of line: a 10^6-op file calls them tens of millions of times.
+  [[gnu::always_inline]] void Ws() {
     while (p_ < end_ && (*p_ == ' ' || *p_ == '\n' || *p_ == '\r' || *p_ == '\t')) ++p_;
   }
-  char Peek() {
+  [[gnu::always_inline]] char Peek() {
     Ws();
     return p_ < end_ ? *p_ : '\0';
   }
-  void Expect(char c) {
-    if (Peek() != c) Syntax(std::string("expected '") + c + "', got " + Describe());
+  [[gnu::always_inline]] void Expect(char c) {
+    if (Peek() != c) [[unlikely]] Expected(c);
     ++p_;
   }
-  bool Eat(char c) {
+  [[noreturn, gnu::noinline]] void Expected(char c) const { Syntax(std::string("expected '") + c + "', got " + Describe()); }
+  [[gnu::always_inline]] bool Eat(char c) {
     if (Peek() != c) return false;
     ++p_;
     return true;
@@ -70,11 +73,15 @@ class Reader {
   const char* pos() const { return p_; }
 
   // A string; escapes decoded into `scratch_` (the view points there then).
-  std::string_view String() {
+  [[gnu::always_inline]] std::string_view String() {
     Expect('"');
     const char* from = p_;
     while (p_ < end_ && *p_ != '"' && *p_ != '\\' && static_cast<unsigned char>(*p_) >= 0x20) ++p_;
-    if (p_ < end_ && *p_ == '"') return std::string_view(from, static_cast<size_t>(p_++ - from));
+    if (p_ < end_ && *p_ == '"') [[likely]] return std::string_view(from, static_cast<size_t>(p_++ - from));
+    return Escaped(from);
+  }
+  // The rest of a string from `from` on, where an escape or an error is.
+  [[gnu::noinline]] std::string_view Escaped(const char* from) {
     scratch_.assign(from, p_);
     while (true) {
       if (p_ >= end_) Syntax("unterminated string");
@@ -146,7 +153,28 @@ class Reader {
   }
 
   template <typename Name>
-  std::int64_t Int(const Name& field) {
+  [[gnu::always_inline]] std::int64_t Int(const Name& field) {
+    // The usual case, up to 18 digits and nothing after them that makes a
+    // number other than an integer, without Num's 128-bit path; any other
+    // text takes Num, which gives every error.
+    Ws();
+    const char* q = p_;
+    const bool negative = q < end_ && *q == '-';
+    q += negative;
+    const char* const digits = q;
+    std::uint64_t v = 0;
+    for (const char* stop = q + std::min<std::ptrdiff_t>(18, end_ - q); q < stop && *q >= '0' && *q <= '9'; ++q)
+      v = v * 10 + static_cast<unsigned>(*q - '0');
+    const auto n = q - digits;
+    if (n > 0 && (n == 1 || *digits != '0') &&
+        (q == end_ || ((*q < '0' || *q > '9') && *q != '.' && *q != 'e' && *q != 'E'))) [[likely]] {
+      p_ = q;
+      return negative ? -static_cast<std::int64_t>(v) : static_cast<std::int64_t>(v);
+    }
+    return IntSlow(field);
+  }
+  template <typename Name>
+  [[gnu::noinline]] std::int64_t IntSlow(const Name& field) {
     const char c = Peek();
     if (c != '-' && (c < '0' || c > '9')) Field(ErrorCode::kParse, field() + ": expected an integer, got " + Describe());
     const Number n = Num(field);
@@ -223,6 +251,13 @@ class Reader {
   std::string scratch_;
 };
 
+// key == word, with the length known at compile time: an inline compare, not
+// a call to memcmp (ReadOp tests up to eight keys per op).
+template <size_t N>
+[[gnu::always_inline]] inline bool Is(std::string_view key, const char (&word)[N]) {
+  return key.size() == N - 1 && __builtin_memcmp(key.data(), word, N - 1) == 0;
+}
+
 std::string Quoted(std::string_view s) { return "\"" + std::string(s) + "\""; }
 
 // One op object; `i` is its index in "ops".
@@ -240,18 +275,18 @@ PlacedOp ReadOp(Reader& r, size_t i) {
       const std::string_view key = r.String();
       r.Expect(':');
       auto field = [&] { return where() + "." + std::string(key); };
-      if (key == "device") device = r.Int(field), seen |= kDevice;
-      else if (key == "stage") stage = r.Int(field), seen |= kStage;
-      else if (key == "microbatch") mb = r.Int(field), seen |= kMb;
-      else if (key == "start") start = r.Int(field), seen |= kStart;
-      else if (key == "end") end = r.Int(field), seen |= kEnd;
-      else if (key == "overlap") overlap = r.Int(field);
-      else if (key == "full") {  // a full backward (schedule.h)
+      if (Is(key, "device")) device = r.Int(field), seen |= kDevice;
+      else if (Is(key, "stage")) stage = r.Int(field), seen |= kStage;
+      else if (Is(key, "microbatch")) mb = r.Int(field), seen |= kMb;
+      else if (Is(key, "start")) start = r.Int(field), seen |= kStart;
+      else if (Is(key, "end")) end = r.Int(field), seen |= kEnd;
+      else if (Is(key, "overlap")) overlap = r.Int(field);
+      else if (Is(key, "full")) {  // a full backward (schedule.h)
         const char c = r.Peek();
         if (c != 't' && c != 'f') r.Field(ErrorCode::kParse, field() + ": expected true or false");
         r.Literal(c == 't' ? "true" : "false");
         op.full = c == 't';
-      } else if (key == "kind") {
+      } else if (Is(key, "kind")) {
         const std::string_view kind = r.Peek() == '"' ? r.String() : std::string_view();
         if (kind.size() != 1 || !KindFromChar(kind[0]))
           r.Field(ErrorCode::kParse, where() + ".kind: expected \"F\", \"B\" or \"W\"");
