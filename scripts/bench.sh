@@ -30,9 +30,14 @@ measure() {  # measure LABEL BINARY
   local label=$1 bin=$2
   echo "== $label ($bin)"
   # 1. End-to-end simulate: process start, generate, place, measure, summary.
-  local ops=$((2 * 64 * 65536))
-  read -r cpu rss faults < <(cpu_rss "$bin" simulate -s 1f1b -P 64 -M 65536)
-  echo "simulate 1f1b P=64 M=65536 ($ops ops): $cpu CPU-s, $(ratio "$ops" "$cpu" | awk '{printf "%.1f", $1/1e6}') M ops/s, $(ratio $((rss * 1024)) "$ops") bytes/op peak RSS, $faults minor page faults"
+  # The least of three runs: the kernel's page clearing swings with others' load.
+  local ops=$((2 * 64 * 65536)) line best=""
+  for _ in 1 2 3; do
+    line=$(cpu_rss "$bin" simulate -s 1f1b -P 64 -M 65536)
+    if [ -z "$best" ] || awk -v a="${line%% *}" -v b="${best%% *}" 'BEGIN { exit !(a < b) }'; then best=$line; fi
+  done
+  read -r cpu rss faults <<<"$best"
+  echo "simulate 1f1b P=64 M=65536 ($ops ops, least of 3): $cpu CPU-s, $(ratio "$ops" "$cpu" | awk '{printf "%.1f", $1/1e6}') M ops/s, $(ratio $((rss * 1024)) "$ops") bytes/op peak RSS, $faults minor page faults"
   # 2. --json, streamed: 1 M ops.
   local jops=$((2 * 16 * 32768))
   read -r cpu rss _ < <(cpu_rss "$bin" simulate -s 1f1b -P 16 -M 32768 --json -o "$TMP/t.json")
@@ -63,7 +68,19 @@ measure() {  # measure LABEL BINARY
 [ -n "$BASE" ] && measure "before" "$BASE"
 measure "now" "$ROOT/$BUILD/ppsim"
 
-# 6. Placement at 10^7 ops, fresh and warm, next to the gather bound.
+# 6. The MP4 of the default scene (GNU time counts ffmpeg's CPU too): x264
+# once and the repeats spliced in (the default), against x264 coding every frame.
+if [ -x "$ROOT/$BUILD/ppsim-render" ] && command -v ffmpeg >/dev/null; then
+  echo "== MP4 of examples/gpipe_vs_1f1b.toml (1920x1080, 30 fps; with ffmpeg's CPU)"
+  for coding in spliced every-frame; do
+    flag=""; [ "$coding" = every-frame ] && flag="--mp4-coding every-frame"
+    # shellcheck disable=SC2086
+    read -r cpu _ < <(cpu_rss "$ROOT/$BUILD/ppsim" render "$ROOT/examples/gpipe_vs_1f1b.toml" -o "$TMP/v.mp4" $flag)
+    echo "render --mp4 ($coding): $cpu CPU-s"
+  done
+fi
+
+# 7. Placement at 10^7 ops, fresh and warm, next to the gather bound.
 if [ -x "$ROOT/$BUILD/bench/gather_bench" ]; then
   echo "== placement vs the gather bound (10^7 ops; CPU time per op)"
   "$ROOT/$BUILD/bench/gather_bench" --benchmark_min_time=0.5 --benchmark_format=csv 2>/dev/null |
