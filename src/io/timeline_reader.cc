@@ -272,7 +272,7 @@ PlacedOp ReadOp(Reader& r, size_t i) {
   PlacedOp op;
   if (!r.Eat('}')) {
     do {
-      const std::string_view key = r.String();
+      const std::string key(r.String());  // a copy: the reader reuses the buffer a decoded key lives in
       r.Expect(':');
       auto field = [&] { return where() + "." + std::string(key); };
       if (Is(key, "device")) device = r.Int(field), seen |= kDevice;
