@@ -41,7 +41,7 @@ void BindCheck(pyb::module_& m) {
       .def_readonly("ok", &scene::CheckReport::ok)
       .def("__bool__", [](const scene::CheckReport& r) { return r.ok; })
       .def("__str__", [](const scene::CheckReport& r) { return r.text; }, "the report `ppsim check` prints")
-      .def("to_json", [](const scene::CheckReport& r) { return r.json.dump() + "\n"; }, "the bytes `ppsim check --json` prints")
+      .def("to_json", [](const scene::CheckReport& r) { return r.json + "\n"; }, "the bytes `ppsim check --json` prints")
       .def("_repr_html_", [](const scene::CheckReport& r) {
         std::string h = "<pre>";
         for (char c : r.text) h += c == '<' ? "&lt;" : c == '>' ? "&gt;" : c == '&' ? "&amp;" : std::string(1, c);

@@ -53,7 +53,7 @@ void BindComparison(pyb::module_& m) {
       .def_property_readonly("timelines", &C::Timelines)
       .def("__len__", [](const C& c) { return c.runs->size(); })
       .def("__getitem__", &C::At)
-      .def("to_json", [](const C& c) { return io::ComparisonJson(*c.runs).dump() + "\n"; },
+      .def("to_json", [](const C& c) { return io::ComparisonJson(*c.runs) + "\n"; },
            "the bytes `ppsim compare --json` prints")
       .def("__str__", [](const C& c) { return io::ComparisonText(*c.runs); }, "the table `ppsim compare` prints")
       .def("svg", [](const C& c, int width, int height) { return RunsSvg(c.Inputs(), width, height); },

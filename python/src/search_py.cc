@@ -88,7 +88,7 @@ void BindSearch(pyb::module_& m) {
             return Unwrap(io::ExportSchedule(format, s.result().timeline));
           },
           pyb::arg("format") = "text", "the order found, as `ppsim search --export FORMAT` writes it (text, pytorch-csv)")
-      .def("to_json", [](const S& s) { return io::SearchResultJson(*s.run).dump() + "\n"; },
+      .def("to_json", [](const S& s) { return io::SearchResultJson(*s.run) + "\n"; },
            "the bytes `ppsim search --json` prints")
       .def("__str__", &S::Text, "what `ppsim search` prints: the chart (up to 160 ticks) and the summary line")
       .def("__repr__", [](const S& s) {

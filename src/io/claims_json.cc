@@ -1,4 +1,4 @@
-#include "ppsim/io/claims_json.h"
+#include "io/claims_json.h"
 
 namespace ppsim::io {
 

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <sstream>
 
+#include "io/json_dump.h"
 #include "ppsim/cost_scale.h"
 #include "ppsim/generators.h"
 #include "ppsim/metric_table.h"
@@ -125,7 +126,7 @@ std::string ComparisonText(const std::vector<ComparedRun>& rows) {
   return out.str();
 }
 
-nlohmann::json ComparisonJson(const std::vector<ComparedRun>& rows) {
+std::string ComparisonJson(const std::vector<ComparedRun>& rows) {
   nlohmann::json runs = nlohmann::json::array();
   bool same_makespan = true, same_idle = true;
   for (const Row& r : rows) {
@@ -161,11 +162,11 @@ nlohmann::json ComparisonJson(const std::vector<ComparedRun>& rows) {
     same_idle = same_idle && m.idle == rows[0].metrics.idle;
   }
   const Problem& p = rows[0].timeline.problem;
-  return {{"runs", runs},
-          {"makespans_equal", same_makespan},
-          {"bubbles_equal", same_idle},
-          {"cost_basis", CostBasisName(p.cost_basis)},
-          {"ticks_per_unit", p.ticks_per_unit}};
+  return DumpJson({{"runs", runs},
+                   {"makespans_equal", same_makespan},
+                   {"bubbles_equal", same_idle},
+                   {"cost_basis", CostBasisName(p.cost_basis)},
+                   {"ticks_per_unit", p.ticks_per_unit}});
 }
 
 Result<std::vector<ComparedRun>> Compare(const std::vector<std::string>& schedules, const Problem& problem) {

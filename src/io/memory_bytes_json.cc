@@ -1,4 +1,4 @@
-#include "ppsim/io/memory_bytes_json.h"
+#include "io/memory_bytes_json.h"
 
 namespace ppsim::io {
 

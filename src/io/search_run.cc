@@ -5,8 +5,9 @@
 #include <cstdlib>
 #include <utility>
 
-#include "ppsim/io/memory_bytes_json.h"
-#include "ppsim/io/timeline_json.h"
+#include "io/json_dump.h"
+#include "io/memory_bytes_json.h"
+#include "io/simulation_tree.h"
 
 namespace ppsim::io {
 namespace {
@@ -91,7 +92,7 @@ std::string SearchSummaryLine(const SearchResult& r) {
   return s + ")\n";
 }
 
-nlohmann::json SearchResultJson(const SearchRun& run) {
+std::string SearchResultJson(const SearchRun& run) {
   const SearchResult& r = run.result;
   nlohmann::json j = SimulationJson(r.timeline, run.metrics);
   j["lower_bound"] = r.lower_bound;
@@ -107,7 +108,7 @@ nlohmann::json SearchResultJson(const SearchRun& run) {
   j["fixed_schedules"] = seeds;
   if (r.zb_auto > 0) j["zb_auto_makespan"] = r.zb_auto;
   if (r.timeline.problem.memory.enabled()) AddMemoryBytesJson(r.timeline, MeasureMemoryBytes(r.timeline), j);
-  return j;
+  return DumpJson(j);
 }
 
 }  // namespace ppsim::io

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "io/json_dump.h"
+
 namespace ppsim::io {
 
 ValidationReport ReportValidation(const TimelineToCheck& timeline, const std::vector<Violation>& violations,
@@ -10,9 +12,9 @@ ValidationReport ReportValidation(const TimelineToCheck& timeline, const std::ve
   r.ok = violations.empty();
   Tick makespan = 0;
   for (const PlacedOp& op : timeline.ops) makespan = std::max(makespan, op.end);
-  r.json = {{"ok", r.ok}, {"ops", timeline.ops.size()}, {"makespan", makespan}};
-  r.json["violations"] = nlohmann::json::array();
-  for (const Violation& v : violations) r.json["violations"].push_back({{"rule", v.rule}, {"message", v.message}});
+  nlohmann::json list = nlohmann::json::array();
+  for (const Violation& v : violations) list.push_back({{"rule", v.rule}, {"message", v.message}});
+  r.json = DumpJson({{"ok", r.ok}, {"ops", timeline.ops.size()}, {"makespan", makespan}, {"violations", std::move(list)}});
   if (r.ok) {
     r.text = "ok: " + std::to_string(timeline.ops.size()) + " ops, legal and tight, makespan " +
              std::to_string(makespan) + "\n";

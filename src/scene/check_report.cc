@@ -3,7 +3,8 @@
 #include <cstdint>
 #include <cstdio>
 
-#include "ppsim/io/claims_json.h"
+#include "io/claims_json.h"
+#include "io/json_dump.h"
 #include "ppsim/scene/scene.h"
 #include "ppsim/scene/sweep.h"
 
@@ -31,7 +32,7 @@ Result<CheckReport> CheckOnce(std::string_view text, const std::string& path, co
     r.text += std::string(c.holds ? "ok     " : "FALSE  ") + path + ":" + std::to_string(scene->claims[i].pos.line) +
               ": " + c.Explain() + "\n";
   }
-  r.json = nlohmann::json{{"ok", r.ok}, {"claims", list}};
+  r.json = io::DumpJson({{"ok", r.ok}, {"claims", list}});
   r.text += r.ok ? "all " + std::to_string(claims->size()) + " claims hold\n"
                  : std::to_string(r.false_claims) + " of " + std::to_string(claims->size()) + " claims are false\n";
   return r;
@@ -83,17 +84,18 @@ Result<CheckReport> CheckSweep(std::string_view text, const std::string& path, c
     if (!shard_spec.empty()) item["point"] = c.point;  // merge orders by it, then drops it
     list.push_back(std::move(item));
   }
-  r.json = {{"ok", r.ok}, {"tried", s->tried}, {"skipped", s->skipped}, {"counterexamples", std::move(list)}};
-  if (s->skipped > 0) r.json["first_skipped"] = s->first_skip;
+  nlohmann::json j = {{"ok", r.ok}, {"tried", s->tried}, {"skipped", s->skipped}, {"counterexamples", std::move(list)}};
+  if (s->skipped > 0) j["first_skipped"] = s->first_skip;
   r.text = "tried " + std::to_string(s->tried) + " points";
   if (!shard_spec.empty()) {
     // What `ppsim merge` needs to join the shards and to refuse shards of different sweeps.
-    r.json["shard"] = {{"index", shard.index}, {"count", shard.count}, {"points", s->points},
-                       {"scene", TextHash(text)}, {"set", set}, {"sweep", sweep}};
-    if (s->skipped > 0) r.json["shard"]["first_skipped_point"] = s->first_skip_point;
+    j["shard"] = {{"index", shard.index}, {"count", shard.count}, {"points", s->points},
+                  {"scene", TextHash(text)}, {"set", set}, {"sweep", sweep}};
+    if (s->skipped > 0) j["shard"]["first_skipped_point"] = s->first_skip_point;
     r.text += " (shard " + std::to_string(shard.index) + "/" + std::to_string(shard.count) + " of " +
               std::to_string(s->points) + ")";
   }
+  r.json = io::DumpJson(j);
   if (s->skipped > 0) r.text += ", skipped " + std::to_string(s->skipped) + " (first: " + s->first_skip + ")";
   r.text += "; " + std::to_string(s->counterexamples.size()) + " counterexample(s)" +
             (r.ok ? "\n" : ", smallest first:\n");

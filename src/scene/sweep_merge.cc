@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "io/json_dump.h"
 #include "ppsim/scene/sweep.h"
 
 namespace ppsim::scene {
@@ -48,7 +49,7 @@ Error CheckShape(const ShardFile& f, const json& j) {
 
 }  // namespace
 
-Result<json> MergeSweepShards(const std::vector<ShardFile>& files) {
+Result<MergedSweep> MergeSweepShards(const std::vector<ShardFile>& files) {
   if (files.empty()) return Fail(ErrorCode::kUsage, "merge: no shard given");
   std::vector<json> shards;
   for (const ShardFile& f : files) {
@@ -124,9 +125,10 @@ Result<json> MergeSweepShards(const std::vector<ShardFile>& files) {
                    [&](const auto& a, const auto& b) { return a.first != b.first && SweepPointBefore(axes, a.first, b.first); });
   json list = json::array();
   for (auto& [k, c] : found) list.push_back(std::move(c));
-  json merged = {{"ok", list.empty()}, {"tried", tried}, {"skipped", skipped}, {"counterexamples", std::move(list)}};
+  const bool ok = list.empty();
+  json merged = {{"ok", ok}, {"tried", tried}, {"skipped", skipped}, {"counterexamples", std::move(list)}};
   if (skipped > 0) merged["first_skipped"] = first_skip_text;
-  return merged;
+  return MergedSweep{ok, io::DumpJson(merged)};
 }
 
 }  // namespace ppsim::scene

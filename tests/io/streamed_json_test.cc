@@ -9,13 +9,14 @@
 
 #include <nlohmann/json.hpp>
 
-#include "ppsim/io/chrome_trace.h"
+#include "io/memory_bytes_json.h"
+#include "io/simulation_tree.h"
 #include "ppsim/critical_path.h"
 #include "ppsim/generators.h"
-#include "ppsim/io/memory_bytes_json.h"
-#include "ppsim/simulate.h"
+#include "ppsim/io/chrome_trace.h"
 #include "ppsim/io/simulation_json.h"
 #include "ppsim/io/timeline_json.h"
+#include "ppsim/simulate.h"
 
 namespace ppsim {
 namespace {

@@ -24,7 +24,7 @@ int Run(const CheckOptions& o) {
   if (!text) return Report(text.error());
   Result<scene::CheckReport> r = scene::CheckScene(*text, o.scene, o.set, o.sweep, o.threads, o.shard, o.json);
   if (!r) return Report(r.error());
-  Error e = io::WriteFileAtomically("-", o.json ? DumpJson(r->json) + "\n" : r->text);
+  Error e = io::WriteFileAtomically("-", o.json ? r->json + "\n" : r->text);
   if (e.code != ErrorCode::kOk) return Report(e);
   if (r->ok) return 0;
   // A false claim's report goes to stdout with the rest; the one-line verdict to stderr.

@@ -21,11 +21,11 @@ int Run(const MergeOptions& o) {
     if (!text) return Report(text.error());
     files.push_back({path, std::move(*text)});
   }
-  Result<nlohmann::json> merged = scene::MergeSweepShards(files);
+  Result<scene::MergedSweep> merged = scene::MergeSweepShards(files);
   if (!merged) return Report(merged.error());
-  Error e = io::WriteFileAtomically(o.output, merged->dump() + "\n");
+  Error e = io::WriteFileAtomically(o.output, merged->json + "\n");
   if (e.code != ErrorCode::kOk) return Report(e);
-  return (*merged)["ok"].get<bool>() ? 0 : ExitCode(ErrorCode::kClaimFalse);  // as `ppsim check --sweep` exits
+  return merged->ok ? 0 : ExitCode(ErrorCode::kClaimFalse);  // as `ppsim check --sweep` exits
 }
 
 const CommandRegistrar registrar(45, [](CLI::App& app, int* exit_code) {

@@ -38,7 +38,7 @@ int Run(const SearchCliOptions& o) {
     if (!exported) return Report(exported.error());
     out = std::move(*exported);
   } else if (o.json) {
-    out = io::SearchResultJson(*run).dump() + "\n";
+    out = io::SearchResultJson(*run) + "\n";
   } else {
     if (r.timeline.makespan <= io::kSearchChartTicks) {
       Result<std::string> chart = render::RenderRunText(r.timeline.schedule.name, r.timeline, run->metrics,

@@ -29,7 +29,7 @@ int Run(const ValidateOptions& o) {
     return Report(Fail(ErrorCode::kInvalidValue, "--comm: '" + o.comm + "' is not a whole number of ticks ≥ 0"));
   const io::ValidationReport r = io::ReportValidation(*timeline, ValidateTimeline(*timeline), o.file, o.max_shown);
   if (o.json) {
-    std::printf("%s\n", DumpJson(r.json).c_str());
+    std::printf("%s\n", r.json.c_str());
   } else {
     std::fputs(r.text.c_str(), stdout);
     std::fputs(r.listed.c_str(), stderr);

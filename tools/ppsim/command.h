@@ -4,7 +4,6 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
-#include <nlohmann/json.hpp>
 
 #include <functional>
 #include <string>
@@ -27,12 +26,6 @@ std::vector<CommandEntry>& Commands();
 struct CommandRegistrar {
   CommandRegistrar(int order, CommandSetup setup) { Commands().push_back({order, std::move(setup)}); }
 };
-
-// One line of JSON. A string that is not valid UTF-8 (a path with stray
-// bytes) has those bytes replaced by U+FFFD instead of failing the dump.
-inline std::string DumpJson(const nlohmann::json& j) {
-  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-}
 
 // The README tour writes into out/: a file directly in out/ (or ./out/)
 // creates that folder when it is missing. Any other missing folder is an error.

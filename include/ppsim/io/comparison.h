@@ -6,8 +6,6 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "ppsim/closed_forms.h"
 #include "ppsim/error.h"
 #include "ppsim/metrics.h"
@@ -33,7 +31,7 @@ std::string ComparisonText(const std::vector<ComparedRun>& runs);
 
 // {"runs": [...], "makespans_equal": bool, "bubbles_equal": bool,
 // "cost_basis": "stage"|"chunk", "ticks_per_unit": k} — the
-// `ppsim compare --json` object.
-nlohmann::json ComparisonJson(const std::vector<ComparedRun>& runs);
+// `ppsim compare --json` object, one line without its newline.
+std::string ComparisonJson(const std::vector<ComparedRun>& runs);
 
 }  // namespace ppsim::io

@@ -8,8 +8,6 @@
 #include <functional>
 #include <string>
 
-#include <nlohmann/json.hpp>
-
 #include "ppsim/error.h"
 #include "ppsim/metrics.h"
 #include "ppsim/io/problem_options.h"
@@ -47,10 +45,10 @@ std::string SearchSummaryLine(const SearchResult& result);
 // Widest timeline `ppsim search` draws above the summary line, in ticks.
 inline constexpr Tick kSearchChartTicks = 160;
 
-// The `ppsim search --json` object: simulate's JSON plus lower_bound, gap,
+// The `ppsim search --json` object, one line without its newline: simulate's JSON plus lower_bound, gap,
 // optimal, found_by, evaluated, seconds, budget, fixed_schedules,
 // zb_auto_makespan (when a Zero Bubble greedy fits), and the byte figures
 // when the problem has a bytes model.
-nlohmann::json SearchResultJson(const SearchRun& run);
+std::string SearchResultJson(const SearchRun& run);
 
 }  // namespace ppsim::io

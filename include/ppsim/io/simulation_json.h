@@ -1,6 +1,8 @@
-// `simulate --json`, streamed: the object SimulationJson() builds (DESIGN §5)
-// written as it goes, with the same bytes as dump() of that object plus
-// "critical_path" and the byte figures (memory_bytes_json.h). Memory beyond
+// `simulate --json`, streamed (DESIGN §5): one object written as it goes —
+// schedule, P, M, v, placement, costs, comm, hold, the metrics of DESIGN §3,
+// the activation time series, the ops, "critical_path" and the byte figures
+// of a memory model. Its bytes equal dump() of the same object built as a
+// tree (tests/io/streamed_json_test.cc). Memory beyond
 // the timeline is the writer's buffer and the activation series.
 #pragma once
 

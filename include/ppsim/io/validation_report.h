@@ -6,15 +6,15 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "ppsim/validate.h"
 
 namespace ppsim::io {
 
 struct ValidationReport {
   bool ok = true;       // legal and tight: no violation
-  nlohmann::json json;  // {"ok", "ops", "makespan", "violations": [{"rule", "message"}]}
+  // The line --json prints, without its newline:
+  // {"makespan", "ok", "ops", "violations": [{"message", "rule"}]}
+  std::string json;
   std::string text;     // "ok: 18 ops, legal and tight, makespan 18\n" when ok, else ""
   // The violations, "RULE: MESSAGE" a line, at most `max_shown` of them, then
   // "... and N more\n"; "" when ok.

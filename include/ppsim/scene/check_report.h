@@ -8,8 +8,6 @@
 #include <string_view>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "ppsim/error.h"
 
 namespace ppsim::scene {
@@ -18,7 +16,7 @@ struct CheckReport {
   bool ok = true;           // every claim holds (at every swept point)
   size_t false_claims = 0;  // without a sweep: how many claims are false
   std::string text;         // the report `ppsim check` prints
-  nlohmann::json json;      // the object `ppsim check --json` prints
+  std::string json;         // the line `ppsim check --json` prints, without its newline
 };
 
 // Checks the scene `text` (named `path` in messages) with `set` overrides

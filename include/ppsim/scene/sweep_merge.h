@@ -9,11 +9,14 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "ppsim/error.h"
 
 namespace ppsim::scene {
+
+struct MergedSweep {
+  bool ok = true;    // no counterexample in any shard
+  std::string json;  // the line the unsplit sweep's --json prints, without its newline
+};
 
 struct ShardFile {
   std::string name;  // names the file in errors
@@ -26,6 +29,6 @@ struct ShardFile {
 // the grid. Errors: kParse (not JSON, "FILE: ..."), kInvalidValue (not a
 // shard, shards of different sweeps, a shard twice or missing, naming the
 // file and the field).
-Result<nlohmann::json> MergeSweepShards(const std::vector<ShardFile>& shards);
+Result<MergedSweep> MergeSweepShards(const std::vector<ShardFile>& shards);
 
 }  // namespace ppsim::scene

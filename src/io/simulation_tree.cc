@@ -1,4 +1,4 @@
-#include "ppsim/io/timeline_json.h"
+#include "io/simulation_tree.h"
 
 #include <string>
 
