@@ -1,15 +1,20 @@
 // The metrics a run is judged by, in one table (as ninja's kTools[]): each
-// with its name — how a claim reads it (makespan(X)), how JSON and `compare`
-// label it — a one-line doc, and how to read it from a run, exactly. The
-// claim language knows the metrics this table lists; docs/claims.md's list is
-// generated from it (tests/core/metric_table_test.cc fails when it is stale).
+// with its name — how a claim reads it (makespan(X)) and how `compare`
+// labels it — its JSON key, a one-line doc, and how to read it from a run,
+// exactly. The claim language, `compare` (its table and --json), `simulate
+// --json` and `render --json`'s runs list the metrics this table lists, so a
+// row added here is a metric everywhere; docs/claims.md's list is generated
+// from it and docs/semantics.md's is checked against it
+// (tests/core/metric_table_test.cc fails when either is stale).
 //
 // One way to print a metric's value (Rational::ToText): a whole number as
 // itself ("18"); any other as the exact reduced fraction and its value to four
 // decimals, "1/3 (0.3333)". Every text output prints it so; JSON keeps a
-// machine number (a double for the ratios; docs/formats.md).
+// machine number: an integer, or for a ratio the nearest double
+// (docs/formats.md).
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -21,10 +26,22 @@
 
 namespace ppsim {
 
+// How JSON writes a metric's value.
+enum class JsonForm : std::uint8_t {
+  kInteger,  // the value is always whole: written as an integer (18)
+  kDouble,   // written as the nearest double (0.5, 0.3333333333333333, 14.0)
+};
+
 struct MetricInfo {
-  const char* name;  // "makespan": the claim's function, the JSON key
+  const char* name;  // "makespan": the claim's function, `compare`'s row
   const char* doc;   // one line, for docs/claims.md
   bool per_device;   // also takes a device: peak(X, d)
+  // The JSON key of the whole run's value ("peak_activations" for peak_sets),
+  // and for a per-device metric the key of its list, one value a device
+  // ("peak_activations_per_device"); nullptr: not written.
+  const char* json_key;
+  const char* json_per_device_key;
+  JsonForm json_form;
   // The value of a run (its metrics and its problem, as simulated) for the
   // whole run (device = -1) or one device (REQUIRES: per_device, 0 <= device
   // < P). nullopt iff it does not fit exact 64-bit arithmetic.
@@ -39,5 +56,7 @@ const MetricInfo* FindMetric(std::string_view name);
 std::string MetricNames();
 // docs/claims.md's list: one Markdown bullet a metric.
 std::string MetricTableMarkdown();
+// docs/formats.md's table of the JSON keys: key, metric, how it is written.
+std::string MetricJsonMarkdown();
 
 }  // namespace ppsim

@@ -7,34 +7,62 @@ namespace {
 
 std::optional<Rational> Whole(std::int64_t v) { return Rational(v); }
 // Ratios of an empty run are 0, as Measure() has them.
-std::optional<Rational> Ratio(std::int64_t num, std::int64_t den) {
+std::optional<Rational> Quotient(std::int64_t num, std::int64_t den) {
   return den > 0 ? Rational::Of(num, den) : Rational(0);
+}
+// The device whose span (first start to last end) is the longest, the
+// busiest of those tied: the Zero Bubble paper's rate is read on it.
+int WidestDevice(const Metrics& m) {
+  int widest = 0;
+  for (int d = 1; d < static_cast<int>(m.span_per_device.size()); ++d)
+    if (m.span_per_device[d] > m.span_per_device[widest] ||
+        (m.span_per_device[d] == m.span_per_device[widest] && m.busy_per_device[d] > m.busy_per_device[widest]))
+      widest = d;
+  return widest;
 }
 std::int64_t Sets(const Metrics& m, int device) {
   return device < 0 ? m.peak_activations : m.peak_activations_per_device[device];
 }
 
+// The table's order is the docs' (docs/semantics.md) and `compare`'s rows.
 const std::vector<MetricInfo>& Table() {
+  using enum JsonForm;
   static const std::vector<MetricInfo> table = {
-      {"makespan", "last end − 0, in ticks", false,
+      {"makespan", "last end − 0, in ticks", false, "makespan", nullptr, kInteger,
        [](const Metrics& m, const Problem&, int) { return Whole(m.makespan); }},
-      {"busy", "sum of op durations (an overlapped pair counts once)", false,
+      {"busy", "sum of op durations (an overlapped pair counts once)", false, "busy", nullptr, kInteger,
        [](const Metrics& m, const Problem&, int) { return Whole(m.busy); }},
-      {"idle", "P·makespan − busy: the bubble in device-ticks", false,
+      {"idle", "P·makespan − busy: the bubble in device-ticks", false, "idle", nullptr, kInteger,
        [](const Metrics& m, const Problem&, int) { return Whole(m.idle); }},
-      {"transfers", "dependencies that cross devices", false,
-       [](const Metrics& m, const Problem&, int) { return Whole(m.transfers); }},
-      {"peak", "activations held at the peak, in stage-sets (a chunk's set counts 1/v); peak(X, d): device d's", true,
-       [](const Metrics& m, const Problem& p, int d) { return Rational::Of(Sets(m, d), ChunksPerStage(p)); }},
-      {"peak_sets", "the same peak as a count of chunk sets, as JSON's peak_activations", true,
-       [](const Metrics& m, const Problem&, int d) { return Whole(Sets(m, d)); }},
-      {"bubble_ratio", "idle / busy: (P−1)/M for GPipe and 1F1B at unit cost", false,
-       [](const Metrics& m, const Problem&, int) { return Ratio(m.idle, m.busy); }},
-      {"bubble_fraction", "idle / (P·makespan): the share of device-ticks idle", false,
+      {"bubble_ratio", "idle / busy: (P−1)/M for GPipe and 1F1B at unit cost", false, "bubble_ratio", nullptr,
+       kDouble, [](const Metrics& m, const Problem&, int) { return Quotient(m.idle, m.busy); }},
+      {"bubble_fraction", "idle / (P·makespan): the share of device-ticks idle", false, "bubble_fraction", nullptr,
+       kDouble,
        [](const Metrics& m, const Problem& p, int) {
          const auto slots = Rational(p.P).Mul(m.makespan);
-         return slots ? Ratio(m.idle, slots->num()) : std::nullopt;
+         return slots ? Quotient(m.idle, slots->num()) : std::nullopt;
        }},
+      {"bubble_rate_span",
+       "the Zero Bubble paper's rate: (the longest device span − that device's busy time) / that span", false,
+       "bubble_rate_span", nullptr, kDouble,
+       [](const Metrics& m, const Problem&, int) {
+         if (m.span_per_device.empty()) return Whole(0);
+         const int d = WidestDevice(m);
+         return Quotient(m.span_per_device[d] - m.busy_per_device[d], m.span_per_device[d]);
+       }},
+      {"max_span_idle", "the largest idle time inside one device's span: the Zero Bubble paper's bubble", false,
+       "max_span_idle", nullptr, kInteger, [](const Metrics& m, const Problem&, int) { return Whole(m.max_span_idle); }},
+      {"max_device_idle", "the largest idle time of one device over the makespan: DualPipe's bubble", false,
+       "max_device_idle", nullptr, kInteger,
+       [](const Metrics& m, const Problem&, int) { return Whole(m.max_device_idle); }},
+      {"transfers", "dependencies that cross devices", false, "transfers", nullptr, kInteger,
+       [](const Metrics& m, const Problem&, int) { return Whole(m.transfers); }},
+      {"peak", "activations held at the peak, in stage-sets (a chunk's set counts 1/v); peak(X, d): device d's", true,
+       "peak_stage_sets", nullptr, kDouble,
+       [](const Metrics& m, const Problem& p, int d) { return Rational::Of(Sets(m, d), ChunksPerStage(p)); }},
+      {"peak_sets", "the same peak as a count of chunk sets, as JSON's peak_activations", true, "peak_activations",
+       "peak_activations_per_device", kInteger,
+       [](const Metrics& m, const Problem&, int d) { return Whole(Sets(m, d)); }},
   };
   return table;
 }
@@ -60,6 +88,19 @@ std::string MetricTableMarkdown() {
   for (const MetricInfo& m : Table())
     s += "  - `" + std::string(m.name) + (m.per_device ? "(X)`, `" + std::string(m.name) + "(X, d)`" : "(X)`") + ": " +
          m.doc + "\n";
+  return s;
+}
+
+std::string MetricJsonMarkdown() {
+  std::string s = "| key | metric | written as |\n| --- | --- | --- |\n";
+  for (const MetricInfo& m : Table()) {
+    const std::string form = m.json_form == JsonForm::kInteger ? "integer" : "double";
+    if (m.json_key != nullptr)
+      s += "| `" + std::string(m.json_key) + "` | `" + m.name + "` | " + (form == "integer" ? "an " : "a ") + form + " |\n";
+    if (m.json_per_device_key != nullptr)
+      s += "| `" + std::string(m.json_per_device_key) + "` | `" + m.name + "`, each device's | a list of " + form +
+           "s |\n";
+  }
   return s;
 }
 

@@ -4,6 +4,7 @@
 
 #include "core/device_walk.h"
 #include "core/fast_div.h"
+#include "ppsim/metric_table.h"
 
 namespace ppsim {
 namespace {
@@ -75,16 +76,8 @@ Metrics Measure(const Timeline& t, const MeasureOptions& options) {
   }
   if (m.busy > 0) m.bubble_ratio = static_cast<double>(m.idle) / static_cast<double>(m.busy);
   if (m.makespan > 0) m.bubble_fraction = static_cast<double>(m.idle) / static_cast<double>(p.P * m.makespan);
-  // Zero Bubble's bubble rate: the longest device span against the ideal
-  // (that device's own busy time, i.e. M · Σ over its stages of F+B+W).
-  int widest = 0;
-  for (int d = 1; d < p.P; ++d)
-    if (m.span_per_device[d] > m.span_per_device[widest] ||
-        (m.span_per_device[d] == m.span_per_device[widest] && m.busy_per_device[d] > m.busy_per_device[widest]))
-      widest = d;
-  if (m.span_per_device[widest] > 0)
-    m.bubble_rate_span = static_cast<double>(m.span_per_device[widest] - m.busy_per_device[widest]) /
-                         static_cast<double>(m.span_per_device[widest]);
+  // Zero Bubble's bubble rate, as the metric table defines it exactly.
+  m.bubble_rate_span = FindMetric("bubble_rate_span")->value(m, p, -1)->ToDouble();
   m.activations = MeasureActivations(t, p.hold, options.series);
   m.peak_activations = m.activations.peak;
   m.peak_activations_per_device = m.activations.peak_per_device;

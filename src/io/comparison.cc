@@ -1,11 +1,13 @@
 #include "ppsim/io/comparison.h"
 
 #include <algorithm>
-
-#include <cstdio>
+#include <optional>
 #include <sstream>
+#include <string_view>
+#include <vector>
 
 #include "io/json_dump.h"
+#include "io/simulation_tree.h"
 #include "ppsim/cost_scale.h"
 #include "ppsim/generators.h"
 #include "ppsim/metric_table.h"
@@ -25,9 +27,38 @@ std::string Join(const std::vector<std::int64_t>& v) {
 
 std::string Check(bool ok) { return ok ? "✓" : "✗"; }
 
-// The cluster-wide peak in whole-stage sets: a chunk's set counts 1/v.
-Rational PeakStageSets(const Row& r) {
-  return Rational::Of(r.metrics.peak_activations, ChunksPerStage(r.timeline.problem)).value_or(Rational(0));
+// A metric of the run, printed the one way (metric_table.h).
+std::string Value(const Row& r, const MetricInfo& metric, int device) {
+  const std::optional<Rational> v = metric.value(r.metrics, r.timeline.problem, device);
+  return v ? v->ToText() : "-";
+}
+
+// The closed form that predicts a run's metric, beside the measured value:
+// "  (P-1)/M = 1/2 (0.5000) ✓"; "" when none applies.
+std::string Beside(const Row& r, std::string_view name) {
+  const Prediction& pr = r.prediction;
+  auto show = [&](const std::string& formula, const Rational& predicted) {
+    const std::optional<Rational> measured = FindMetric(name)->value(r.metrics, r.timeline.problem, -1);
+    return "  " + formula + " = " + predicted.ToText() + " " + Check(measured == predicted);
+  };
+  if (name == "makespan" && pr.makespan) return show(pr.makespan_formula, *pr.makespan);
+  if (name == "bubble_ratio" && pr.bubble_ratio) return show(pr.bubble_formula, *pr.bubble_ratio);
+  if (name == "max_span_idle" && pr.span_idle) return show(pr.span_idle_formula, *pr.span_idle);
+  if (name == "max_device_idle" && pr.device_idle) return show(pr.device_idle_formula, *pr.device_idle);
+  return "";
+}
+
+// The closed form of each device's peak in chunk sets (peak_sets), or of the
+// largest; "-" when none applies.
+std::string PredictedPerDevice(const Row& r) {
+  const Prediction& pr = r.prediction;
+  const std::vector<std::int64_t>& got = r.metrics.peak_activations_per_device;
+  if (!pr.peak_per_device && pr.peak_max) {
+    const std::int64_t most = got.empty() ? 0 : *std::max_element(got.begin(), got.end());
+    return "max " + pr.peak_max_formula + " = " + std::to_string(*pr.peak_max) + " " + Check(*pr.peak_max == most);
+  }
+  if (!pr.peak_per_device) return "-";
+  return Join(*pr.peak_per_device) + " " + Check(*pr.peak_per_device == got);
 }
 
 }  // namespace
@@ -40,73 +71,45 @@ std::string ComparisonText(const std::vector<ComparedRun>& rows) {
               ? "costs per stage of the model on one device (a run with v chunks costs 1/v per chunk)"
               : "costs per chunk, as given (--cost-per chunk)")
       << "; " << TickScaleText(p) << "\n\n";
-  auto cell = [](std::string s) {
-    constexpr size_t kWidth = 38;
-    size_t visible = 0;  // "✓"/"✗" are three bytes, one column
-    for (unsigned char c : s) visible += (c & 0xC0) != 0x80;
-    if (visible < kWidth) s.append(kWidth - visible, ' ');
-    return s;
+  std::vector<std::vector<std::string>> table;  // a row a line, a column a run after the label
+  auto line = [&](const std::string& name, auto text) {
+    table.push_back({name});
+    for (const Row& r : rows) table.back().push_back(text(r));
   };
-  out << cell("");
-  for (const Row& r : rows) out << cell(r.timeline.schedule.name + (r.timeline.problem.v > 1 ? " v=" + std::to_string(r.timeline.problem.v) : ""));
-  out << "\n";
-  auto line = [&](const char* name, auto measured, auto predicted) {
-    out << cell(name);
-    for (const Row& r : rows) out << cell(measured(r) + predicted(r));
-    out << "\n";
-  };
-  auto none = [](const Row&) { return std::string(); };
-  line("makespan", [](const Row& r) { return std::to_string(r.metrics.makespan); },
-       [](const Row& r) {
-         const auto& pr = r.prediction;
-         if (!pr.makespan) return std::string();
-         return "  " + pr.makespan_formula + " = " + std::to_string(*pr.makespan) + " " +
-                Check(*pr.makespan == r.metrics.makespan);
-       });
-  line("busy", [](const Row& r) { return std::to_string(r.metrics.busy); }, none);
-  line("idle (bubble)", [](const Row& r) { return IdleSlotsText(r.metrics, r.timeline.problem.P); }, none);
-  // A metric of the table (metric_table.h), printed the one way.
-  auto metric = [](const char* name) {
-    return [name](const Row& r) { return FindMetric(name)->value(r.metrics, r.timeline.problem, -1)->ToText(); };
-  };
-  line("bubble_ratio idle/busy", metric("bubble_ratio"), [](const Row& r) {
-    const auto& pr = r.prediction;
-    if (!pr.bubble_ratio) return std::string();
-    return "  " + pr.bubble_formula + " = " + pr.bubble_ratio->ToString() + " " +  // exact; the decimal is beside
-           Check(pr.bubble_ratio == FindMetric("bubble_ratio")->value(r.metrics, r.timeline.problem, -1));
+  line("", [](const Row& r) {
+    return r.timeline.schedule.name + (r.timeline.problem.v > 1 ? " v=" + std::to_string(r.timeline.problem.v) : "");
   });
-  line("bubble_fraction", metric("bubble_fraction"), none);
-  line("transfers", [](const Row& r) { return std::to_string(r.metrics.transfers); }, none);
-  line("max idle in a device span", [](const Row& r) { return std::to_string(r.metrics.max_span_idle); },
-       [](const Row& r) {
-         const auto& pr = r.prediction;
-         if (!pr.span_idle) return std::string();
-         return "  " + pr.span_idle_formula + " = " + std::to_string(*pr.span_idle) + " " +
-                Check(*pr.span_idle == r.metrics.max_span_idle);
-       });
-  line("max idle of a device", [](const Row& r) { return std::to_string(r.metrics.max_device_idle); },
-       [](const Row& r) {
-         const auto& pr = r.prediction;
-         if (!pr.device_idle) return std::string();
-         return "  " + pr.device_idle_formula + " = " + std::to_string(*pr.device_idle) + " " +
-                Check(*pr.device_idle == r.metrics.max_device_idle);
-       });
-  line("peak activations (stage-sets)", [](const Row& r) { return PeakStageSets(r).ToDisplay(); }, none);
-  line("peak sets held (chunk sets)", [](const Row& r) { return std::to_string(r.metrics.peak_activations); }, none);
-  line("peak per device", [](const Row& r) { return Join(r.metrics.peak_activations_per_device); }, none);
-  line("  predicted per device",
-       [](const Row& r) {
-         const auto& pr = r.prediction;
-         if (!pr.peak_per_device && pr.peak_max) {
-           const auto& got = r.metrics.peak_activations_per_device;
-           const std::int64_t most = got.empty() ? 0 : *std::max_element(got.begin(), got.end());
-           return "max " + pr.peak_max_formula + " = " + std::to_string(*pr.peak_max) + " " +
-                  Check(*pr.peak_max == most);
-         }
-         if (!pr.peak_per_device) return std::string("-");
-         return Join(*pr.peak_per_device) + " " + Check(*pr.peak_per_device == r.metrics.peak_activations_per_device);
-       },
-       none);
+  // One row per metric of the table (metric_table.h), in its order, each
+  // value printed the one way with its closed form beside it where one
+  // applies; a per-device metric adds a row of its devices' values.
+  for (const MetricInfo& metric : MetricTable()) {
+    line(metric.name, [&](const Row& r) { return Value(r, metric, -1) + Beside(r, metric.name); });
+    if (!metric.per_device) continue;
+    line(std::string(metric.name) + " per device", [&](const Row& r) {
+      std::string s;
+      for (int d = 0; d < r.timeline.problem.P; ++d) s += (d > 0 ? " " : "") + Value(r, metric, d);
+      return s;
+    });
+    if (std::string_view(metric.name) == "peak_sets") line("  predicted", PredictedPerDevice);
+  }
+  // Each column as wide as its widest cell, and two spaces between columns.
+  auto visible = [](const std::string& s) {
+    size_t n = 0;  // "✓"/"✗" are three bytes, one column
+    for (unsigned char c : s) n += (c & 0xC0) != 0x80;
+    return n;
+  };
+  std::vector<size_t> width(rows.size() + 1, 0);
+  for (const auto& row : table)
+    for (size_t c = 0; c < row.size(); ++c) width[c] = std::max(width[c], visible(row[c]));
+  for (const auto& row : table) {
+    std::string text;
+    for (size_t c = 0; c < row.size(); ++c) {
+      text += row[c];
+      if (c + 1 < row.size()) text.append(width[c] + 2 - visible(row[c]), ' ');
+    }
+    while (!text.empty() && text.back() == ' ') text.pop_back();
+    out << text << "\n";
+  }
   out << "\n";
   bool same_makespan = true, same_idle = true, same_busy = true;
   for (const Row& r : rows) {
@@ -134,19 +137,13 @@ std::string ComparisonJson(const std::vector<ComparedRun>& rows) {
     nlohmann::json j = {{"schedule", r.timeline.schedule.name}, {"P", r.timeline.problem.P},
                         {"M", r.timeline.problem.M},           {"v", r.timeline.problem.v},
                         {"costs", {{"F", r.timeline.problem.costs.f}, {"B", r.timeline.problem.costs.b}}},
-                        {"makespan", m.makespan},              {"busy", m.busy},
-                        {"idle", m.idle},                      {"bubble_ratio", m.bubble_ratio},
-                        {"slots", m.makespan * r.timeline.problem.P},
-                        {"bubble_fraction", m.bubble_fraction}, {"transfers", m.transfers},
-                        {"peak_activations", m.peak_activations},
-                        {"peak_stage_sets", PeakStageSets(r).ToDouble()},
-                        {"peak_activations_per_device", m.peak_activations_per_device}};
+                        {"slots", m.makespan * r.timeline.problem.P}};
+    AddMetricsJson(m, r.timeline.problem, j);  // every metric of the table
     nlohmann::json pred = nlohmann::json::object();
     if (r.prediction.makespan) pred["makespan"] = {{"formula", r.prediction.makespan_formula}, {"value", *r.prediction.makespan}};
     if (r.prediction.bubble_ratio)
-      pred["bubble_ratio"] = {{"formula", r.prediction.bubble_formula}, {"value", r.prediction.bubble_ratio->ToString()}};
-    j["max_span_idle"] = m.max_span_idle;
-    j["max_device_idle"] = m.max_device_idle;
+      pred["bubble_ratio"] = {{"formula", r.prediction.bubble_formula},
+                              {"value", r.prediction.bubble_ratio->ToDouble()}};  // a double, as bubble_ratio is
     if (r.prediction.span_idle)
       pred["max_span_idle"] = {{"formula", r.prediction.span_idle_formula}, {"value", *r.prediction.span_idle}};
     if (r.prediction.device_idle)

@@ -5,11 +5,13 @@
 #include <algorithm>
 #include <charconv>
 #include <functional>
+#include <optional>
 #include <string_view>
 #include <utility>
 
 #include "ppsim/critical_path.h"
 #include "ppsim/memory_bytes.h"
+#include "ppsim/metric_table.h"
 
 namespace ppsim::io {
 namespace {
@@ -89,6 +91,34 @@ void Ops(JsonOut& out, const Timeline& t) {
   out.Char(']');
 }
 
+// A metric's value as metric_table.h's JsonForm says; null if it does not fit.
+void MetricValue(JsonOut& out, const MetricInfo& metric, const std::optional<Rational>& v) {
+  if (!v)
+    out.Raw("null");
+  else if (metric.json_form == JsonForm::kInteger)
+    out.Int(v->num());  // the table's integer metrics are whole
+  else
+    out.Double(v->ToDouble());
+}
+
+// Every metric of the table (metric_table.h) under its JSON keys: a row added
+// there is a field here.
+void MetricFields(std::vector<Field>& fields, const Metrics& m, const Problem& p) {
+  for (const MetricInfo& metric : MetricTable()) {
+    if (metric.json_key != nullptr)
+      fields.push_back({metric.json_key, [&](JsonOut& o) { MetricValue(o, metric, metric.value(m, p, -1)); }});
+    if (metric.json_per_device_key != nullptr)
+      fields.push_back({metric.json_per_device_key, [&](JsonOut& o) {
+                          o.Char('[');
+                          for (int d = 0; d < p.P; ++d) {
+                            if (d > 0) o.Char(',');
+                            MetricValue(o, metric, metric.value(m, p, d));
+                          }
+                          o.Char(']');
+                        }});
+  }
+}
+
 void CriticalPathList(JsonOut& out, const Timeline& t) {
   const std::vector<int> path = CriticalPathIndices(t);
   out.Char('[');
@@ -124,17 +154,6 @@ bool WriteSimulationJson(JsonOut& out, const Timeline& t, const Metrics& m, bool
       {"ticks_per_unit", [&](JsonOut& o) { o.Int(p.ticks_per_unit == 0 ? 1 : p.ticks_per_unit); }},
       {"comm", [&](JsonOut& o) { o.Int(p.comm); }},
       {"hold", [&](JsonOut& o) { o.String(HoldModeName(p.hold)); }},
-      {"makespan", [&](JsonOut& o) { o.Int(m.makespan); }},
-      {"busy", [&](JsonOut& o) { o.Int(m.busy); }},
-      {"idle", [&](JsonOut& o) { o.Int(m.idle); }},
-      {"bubble_ratio", [&](JsonOut& o) { o.Double(m.bubble_ratio); }},
-      {"bubble_fraction", [&](JsonOut& o) { o.Double(m.bubble_fraction); }},
-      {"bubble_rate_span", [&](JsonOut& o) { o.Double(m.bubble_rate_span); }},
-      {"transfers", [&](JsonOut& o) { o.Int(m.transfers); }},
-      {"max_span_idle", [&](JsonOut& o) { o.Int(m.max_span_idle); }},
-      {"max_device_idle", [&](JsonOut& o) { o.Int(m.max_device_idle); }},
-      {"peak_activations", [&](JsonOut& o) { o.Int(m.peak_activations); }},
-      {"peak_activations_per_device", [&](JsonOut& o) { o.Ints(m.peak_activations_per_device); }},
       {"activations",
        [&](JsonOut& o) {
          o.Raw("{\"cluster\":");
@@ -148,6 +167,7 @@ bool WriteSimulationJson(JsonOut& out, const Timeline& t, const Metrics& m, bool
        }},
       {"ops", [&](JsonOut& o) { Ops(o, t); }},
   };
+  MetricFields(fields, m, p);
   if (!p.comm_hops.empty()) fields.push_back({"comm_hops", [&](JsonOut& o) { o.Ints(p.comm_hops); }});
   if (critical_path) fields.push_back({"critical_path", [&](JsonOut& o) { CriticalPathList(o, t); }});
   MemoryBytes bytes;

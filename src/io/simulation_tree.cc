@@ -1,6 +1,9 @@
 #include "io/simulation_tree.h"
 
+#include <optional>
 #include <string>
+
+#include "ppsim/metric_table.h"
 
 namespace ppsim::io {
 namespace {
@@ -20,7 +23,25 @@ json Series(const StepSeries& s) {
 
 std::string KindString(OpKind k) { return std::string(1, KindChar(k)); }
 
+// A metric's value as metric_table.h's JsonForm says; null if it does not fit.
+json MetricValue(const MetricInfo& metric, const std::optional<Rational>& v) {
+  if (!v) return nullptr;
+  if (metric.json_form == JsonForm::kInteger) return v->num();  // the table's integer metrics are whole
+  return v->ToDouble();
+}
+
 }  // namespace
+
+void AddMetricsJson(const Metrics& m, const Problem& p, json& into) {
+  for (const MetricInfo& metric : MetricTable()) {
+    if (metric.json_key != nullptr) into[metric.json_key] = MetricValue(metric, metric.value(m, p, -1));
+    if (metric.json_per_device_key != nullptr) {
+      json list = json::array();
+      for (int d = 0; d < p.P; ++d) list.push_back(MetricValue(metric, metric.value(m, p, d)));
+      into[metric.json_per_device_key] = std::move(list);
+    }
+  }
+}
 
 json SimulationJson(const Timeline& t, const Metrics& m) {
   const Problem& p = t.problem;
@@ -41,18 +62,8 @@ json SimulationJson(const Timeline& t, const Metrics& m) {
       {"ticks_per_unit", p.ticks_per_unit == 0 ? 1 : p.ticks_per_unit},
       {"comm", p.comm},
       {"hold", HoldModeName(p.hold)},
-      {"makespan", m.makespan},
-      {"busy", m.busy},
-      {"idle", m.idle},
-      {"bubble_ratio", m.bubble_ratio},
-      {"bubble_fraction", m.bubble_fraction},
-      {"bubble_rate_span", m.bubble_rate_span},
-      {"transfers", m.transfers},
-      {"max_span_idle", m.max_span_idle},
-      {"max_device_idle", m.max_device_idle},
-      {"peak_activations", m.peak_activations},
-      {"peak_activations_per_device", m.peak_activations_per_device},
   };
+  AddMetricsJson(m, p, j);
   if (!p.comm_hops.empty()) j["comm_hops"] = p.comm_hops;
   json per_device = json::array();
   for (const StepSeries& s : m.activations.per_device) per_device.push_back(Series(s));

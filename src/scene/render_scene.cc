@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <tuple>
 
+#include "io/simulation_tree.h"
 #include "ppsim/io/atomic_file.h"
 #include "ppsim/render/pacing.h"
 #include "ppsim/render/render.h"
@@ -222,8 +223,9 @@ std::string SceneRenderJson(const SceneRenderReport& report) {
   }
   nlohmann::json runs = nlohmann::json::array();
   for (const RunResult& r : report.runs) {
-    runs.push_back({{"name", r.name}, {"makespan", r.metrics.makespan}, {"idle", r.metrics.idle},
-                    {"busy", r.metrics.busy}, {"peak_activations", r.metrics.peak_activations}});
+    nlohmann::json run = {{"name", r.name}};
+    io::AddMetricsJson(r.metrics, r.timeline.problem, run);  // every metric of the table, as simulate --json
+    runs.push_back(std::move(run));
   }
   const nlohmann::json j = {{"outputs", outputs}, {"runs", runs}, {"closing", report.closing}};
   return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);

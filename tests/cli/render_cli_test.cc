@@ -8,7 +8,10 @@
 #include <filesystem>
 #include <fstream>
 
+#include <nlohmann/json.hpp>
+
 #include "cli/run_tool.h"
+#include "ppsim/metric_table.h"
 
 namespace ppsim {
 namespace {
@@ -129,6 +132,26 @@ TEST_F(RenderCli, RenderTableSizeIsUsedAndItsErrorsNameTheScene) {
   EXPECT_THAT(fail.err, HasSubstr("render.fps = 1000"));
   EXPECT_THAT(fail.err, ::testing::Not(HasSubstr("--fps")));
   EXPECT_FALSE(std::filesystem::exists(Path("b.mp4")));
+}
+
+// render --json's runs carry every metric of the table (metric_table.h),
+// keyed and written as simulate --json writes them.
+TEST_F(RenderCli, JsonRunsCarryEveryMetric) {
+  auto run = RunPpsim("render " + kExample + " -o " + Path("m.svg") + " --json");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const nlohmann::json runs = nlohmann::json::parse(run.out)["runs"];
+  ASSERT_EQ(runs.size(), 2u);
+  for (const MetricInfo& m : MetricTable()) {
+    for (const char* key : {m.json_key, m.json_per_device_key}) {
+      if (key == nullptr) continue;
+      EXPECT_TRUE(runs[1].contains(key)) << key;
+    }
+  }
+  EXPECT_EQ(runs[1]["name"], "1F1B");
+  EXPECT_EQ(runs[1]["makespan"], 18);
+  EXPECT_EQ(runs[1]["bubble_ratio"], 0.5);
+  EXPECT_EQ(runs[1]["peak_activations_per_device"], nlohmann::json({4, 3, 2, 0}));
+  EXPECT_EQ(runs[0]["peak_stage_sets"], 23.0);
 }
 
 TEST_F(RenderCli, UnknownExtensionIsAUsageError) {

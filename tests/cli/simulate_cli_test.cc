@@ -11,6 +11,7 @@
 
 #include "cli/run_tool.h"
 #include "ppsim/error.h"
+#include "ppsim/metric_table.h"
 #include "ppsim/metrics.h"
 #include "ppsim/simulate.h"
 
@@ -222,12 +223,55 @@ TEST(CompareCli, SaysMakespansAndBubblesAreEqual) {
   EXPECT_NE(run.out.find("bubbles equal: gpipe idle 24 of 72 slots (33%) · 1f1b idle 24 of 72 slots (33%)"),
             std::string::npos) << run.out;
   EXPECT_NE(run.out.find("1 tick = 1 stage cost unit"), std::string::npos) << run.out;
-  EXPECT_NE(run.out.find("(P-1)/M = 1/2 ✓"), std::string::npos);
+  // The ratio and its closed form printed the one way (Rational::ToText).
+  EXPECT_NE(run.out.find("1/2 (0.5000)  (P-1)/M = 1/2 (0.5000) ✓"), std::string::npos) << run.out;
   auto json = RunPpsim("compare --schedule gpipe,1f1b -P 4 -M 6 --json");
   const auto j = nlohmann::json::parse(json.out);
   EXPECT_TRUE(j["makespans_equal"]);
   EXPECT_EQ(j["runs"][1]["peak_activations"], 9);
-  EXPECT_EQ(j["runs"][0]["predicted"]["bubble_ratio"]["value"], "1/2");
+  // The prediction is a number written as the metric is: a double beside bubble_ratio's.
+  EXPECT_EQ(j["runs"][0]["bubble_ratio"], 0.5);
+  EXPECT_EQ(j["runs"][0]["predicted"]["bubble_ratio"]["value"], 0.5);
+  EXPECT_TRUE(j["runs"][0]["predicted"]["bubble_ratio"]["value"].is_number_float());
+}
+
+// compare lists every metric of the table (metric_table.h), in its text and
+// its --json: a row per metric, and each metric's JSON key with its value.
+TEST(CompareCli, ListsEveryMetricOfTheTable) {
+  auto run = RunPpsim("compare -s gpipe,1f1b -P 4 -M 6");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  for (const MetricInfo& m : MetricTable()) {
+    EXPECT_NE(run.out.find("\n" + std::string(m.name) + " "), std::string::npos) << m.name << "\n" << run.out;
+  }
+  // A row's cells, "|"-separated: columns are two or more spaces apart.
+  auto row = [&](const std::string& label) {
+    const size_t at = run.out.find("\n" + label + " ");
+    if (at == std::string::npos) return std::string();
+    const std::string line = run.out.substr(at + 1, run.out.find('\n', at + 1) - at - 1);
+    std::string cells;
+    for (size_t i = 0; i < line.size(); ++i) {
+      if (line.compare(i, 2, "  ") != 0) {
+        cells += line[i];
+        continue;
+      }
+      cells += "|";
+      i = line.find_first_not_of(' ', i) - 1;
+    }
+    return cells;
+  };
+  EXPECT_EQ(row("bubble_fraction"), "bubble_fraction|1/3 (0.3333)|1/3 (0.3333)");
+  EXPECT_EQ(row("bubble_ratio"), "bubble_ratio|1/2 (0.5000)|(P-1)/M = 1/2 (0.5000) ✓|1/2 (0.5000)|(P-1)/M = 1/2 (0.5000) ✓");
+  EXPECT_EQ(row("peak_sets per device"), "peak_sets per device|6 6 6 5|4 3 2 0");
+  auto json = RunPpsim("compare -s gpipe,1f1b -P 4 -M 6 --json");
+  const auto runs = nlohmann::json::parse(json.out)["runs"];
+  for (const MetricInfo& m : MetricTable()) {
+    if (m.json_key != nullptr) {
+      EXPECT_TRUE(runs[0].contains(m.json_key)) << m.json_key;
+    }
+  }
+  EXPECT_EQ(runs[0]["bubble_rate_span"], 1.0 / 3);  // gpipe: device 0 idles 6 of its span of 18
+  EXPECT_EQ(runs[0]["peak_stage_sets"], 23.0);
+  EXPECT_EQ(runs[1]["peak_activations_per_device"], nlohmann::json({4, 3, 2, 0}));
 }
 
 // One model across runs: interleaved's chunks cost half a stage, the tick
@@ -266,6 +310,23 @@ TEST(CompareCli, CostPerChunkKeepsCostsAsGiven) {
   auto bad = RunPpsim("compare --cost-per layer");
   EXPECT_EQ(bad.exit_code, ExitCode(ErrorCode::kInvalidValue));
   EXPECT_NE(bad.err.find("--cost-per: 'layer' is not one of stage, chunk"), std::string::npos) << bad.err;
+}
+
+// simulate --json carries every metric of the table under its key, a ratio
+// as a double: interleaved v = 2 holds 28 chunk sets, 14 stage-sets.
+TEST(SimulateCli, JsonCarriesEveryMetricOfTheTable) {
+  const nlohmann::json j = SimulateJson("-s interleaved --chunks 2 -P 4 -M 8");
+  for (const MetricInfo& m : MetricTable()) {
+    for (const char* key : {m.json_key, m.json_per_device_key}) {
+      if (key == nullptr) continue;
+      EXPECT_TRUE(j.contains(key)) << key;
+    }
+  }
+  EXPECT_EQ(j["peak_activations"], 28);
+  EXPECT_EQ(j["peak_stage_sets"], 14.0);
+  EXPECT_TRUE(j["peak_stage_sets"].is_number_float());
+  EXPECT_EQ(j["bubble_ratio"], 0.1875);  // 24 / 128
+  EXPECT_EQ(j["max_span_idle"], 6);
 }
 
 // simulate's summary says which basis and tick scale its numbers are in.

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
+#include <string>
 
 #include "ppsim/simulate.h"
 
@@ -38,26 +39,52 @@ TEST(MetricTable, OneWayToPrintARational) {
   EXPECT_EQ(Rational::Of(-1, 100000)->ToFixed(4), "0.0000");
 }
 
-constexpr const char* kBegin = "<!-- metrics: generated from MetricTable() by tests/core/metric_table_test.cc -->\n";
-constexpr const char* kEnd = "<!-- end of metrics -->\n";
-
-// PPSIM_UPDATE_DOCS=1 rewrites the list in place instead of failing.
-TEST(MetricTableDoc, ClaimsPageListsEveryMetric) {
-  const std::string path = std::string(PPSIM_SOURCE_DIR) + "/docs/claims.md";
-  std::ifstream in(path, std::ios::binary);
+std::string ReadDoc(const std::string& name) {
+  std::ifstream in(std::string(PPSIM_SOURCE_DIR) + "/docs/" + name, std::ios::binary);
   std::stringstream buf;
   buf << in.rdbuf();
-  std::string doc = buf.str();
-  const size_t begin = doc.find(kBegin), end = doc.find(kEnd);
-  ASSERT_NE(begin, std::string::npos) << path << " lacks the markers";
-  ASSERT_NE(end, std::string::npos);
-  const size_t from = begin + std::string(kBegin).size();
+  return buf.str();
+}
+
+// The text between `begin` and `end` in docs/<name> is `generated`.
+// PPSIM_UPDATE_DOCS=1 rewrites it in place instead of failing.
+void ExpectGenerated(const std::string& name, const std::string& begin, const std::string& end,
+                     const std::string& generated) {
+  std::string doc = ReadDoc(name);
+  const size_t b = doc.find(begin), e = doc.find(end);
+  ASSERT_NE(b, std::string::npos) << name << " lacks " << begin;
+  ASSERT_NE(e, std::string::npos) << name << " lacks " << end;
+  const size_t from = b + begin.size();
   if (std::getenv("PPSIM_UPDATE_DOCS") != nullptr) {
-    doc.replace(from, end - from, MetricTableMarkdown());
-    std::ofstream(path, std::ios::binary) << doc;
+    doc.replace(from, e - from, generated);
+    std::ofstream(std::string(PPSIM_SOURCE_DIR) + "/docs/" + name, std::ios::binary) << doc;
     return;
   }
-  EXPECT_EQ(doc.substr(from, end - from), MetricTableMarkdown()) << "rerun with PPSIM_UPDATE_DOCS=1 to regenerate";
+  EXPECT_EQ(doc.substr(from, e - from), generated) << "rerun with PPSIM_UPDATE_DOCS=1 to regenerate";
+}
+
+TEST(MetricTableDoc, ClaimsPageListsEveryMetric) {
+  ExpectGenerated("claims.md", "<!-- metrics: generated from MetricTable() by tests/core/metric_table_test.cc -->\n",
+                  "<!-- end of metrics -->\n", MetricTableMarkdown());
+}
+
+TEST(MetricTableDoc, FormatsPageListsEveryJsonKey) {
+  ExpectGenerated("formats.md",
+                  "<!-- json metrics: generated from MetricTable() by tests/core/metric_table_test.cc -->\n",
+                  "<!-- end of json metrics -->\n", MetricJsonMarkdown());
+  EXPECT_NE(MetricJsonMarkdown().find("| `peak_activations_per_device` | `peak_sets`, each device's | a list of integers |"),
+            std::string::npos);
+}
+
+// docs/semantics.md's "What is measured" explains every JSON key in a row.
+TEST(MetricTableDoc, SemanticsPageExplainsEveryJsonKey) {
+  const std::string doc = ReadDoc("semantics.md");
+  for (const MetricInfo& m : MetricTable()) {
+    for (const char* key : {m.json_key, m.json_per_device_key}) {
+      if (key == nullptr) continue;
+      EXPECT_NE(doc.find("| `" + std::string(key) + "` |"), std::string::npos) << key;
+    }
+  }
 }
 
 }  // namespace
