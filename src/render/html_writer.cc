@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <optional>
 
 #include "color_util.h"
 #include "svg_items.h"
+#include "ppsim/metric_table.h"
 #include "ppsim/rational.h"
 
 namespace ppsim::render {
@@ -142,8 +144,11 @@ th:first-child, td:first-child { text-align: left; }
 p { overflow-wrap: anywhere; }
 )CSS";
 
-// idle / busy, printed the one way (metric_table.h): "1/3 (0.3333)".
-std::string Ratio(Tick idle, Tick busy) { return (busy > 0 ? *Rational::Of(idle, busy) : Rational(0)).ToText(); }
+// A metric of the run, printed the one way (metric_table.h): "18", "1/3 (0.3333)".
+std::string Metric(const RunSummary& r, const char* name) {
+  const std::optional<Rational> v = FindMetric(name)->value(r.metrics, r.problem, -1);
+  return v ? v->ToText() : "-";
+}
 
 // Above the chart, and sticky, so that they stay on screen on a laptop.
 std::string Controls(const DisplayList& list) {
@@ -209,10 +214,11 @@ std::string WriteHtml(const DisplayList& list, const Pacing& pacing, Tick open_a
   out += "<div class=\"numbers\"><table>\n<tr><th>run</th><th>makespan</th><th>busy</th><th>idle</th><th>bubble ratio</th>"
          "<th>peak (stage-sets)</th><th>P</th><th>M</th><th>v</th></tr>\n";
   for (const RunSummary& r : list.runs) {
-    out += "<tr><td>" + XmlEscape(r.name) + "</td><td>" + std::to_string(r.makespan) + "</td><td>" +
-           std::to_string(r.busy) + "</td><td>" + std::to_string(r.idle) + "</td><td>" + Ratio(r.idle, r.busy) +
-           "</td><td>" + XmlEscape(r.peak_stage_sets) + "</td><td>" + std::to_string(r.P) + "</td><td>" +
-           std::to_string(r.M) + "</td><td>" + std::to_string(r.v) + "</td></tr>\n";
+    out += "<tr><td>" + XmlEscape(r.name) + "</td>";
+    for (const char* metric : {"makespan", "busy", "idle", "bubble_ratio", "peak"})
+      out += "<td>" + Metric(r, metric) + "</td>";
+    for (const int shape : {r.problem.P, r.problem.M, r.problem.v}) out += "<td>" + std::to_string(shape) + "</td>";
+    out += "</tr>\n";
   }
   out += "</table></div>\n";
   for (const std::string& line : list.closing) out += "<p>" + XmlEscape(line) + "</p>\n";

@@ -37,20 +37,7 @@ void Summarize(const LayoutInput& in, DisplayList& list) {
       for (std::int64_t d : r.metrics->peak_activations_per_device) peak = std::max(peak, d);
     }
     list.gauge_scale = std::max(list.gauge_scale, peak * per_set);
-    RunSummary sum;
-    sum.name = r.name;
-    sum.caption = r.caption.empty() ? r.name : r.caption;
-    sum.P = t.problem.P;
-    sum.M = t.problem.M;
-    sum.v = t.problem.v;
-    sum.makespan = r.metrics->makespan;
-    sum.busy = r.metrics->busy;
-    sum.idle = r.metrics->idle;
-    sum.bubble_ratio = r.metrics->bubble_ratio;
-    sum.peak = r.metrics->peak_activations;
-    sum.peak_stage_sets = Sets(r.metrics->peak_activations, ChunksPerStage(t.problem));
-    sum.idle_per_device = IdlePerDevice(t);
-    list.runs.push_back(sum);
+    list.runs.push_back({r.name, r.caption.empty() ? r.name : r.caption, t.problem, *r.metrics});
   }
 }
 
@@ -268,7 +255,7 @@ Result<DisplayList> Layout(const LayoutInput& in, TextMeasurer& measurer) {
                                    b.Measure("cycle", style.label_px, false).w,
                                    b.Measure(scale_text, style.label_px, false).w});
   Tick most_idle = 0;
-  for (const RunSummary& r : list.runs) most_idle = std::max(most_idle, r.idle);
+  for (const RunSummary& r : list.runs) most_idle = std::max(most_idle, r.metrics.idle);
   // The column right of the chart: each row's idle count, and with one gauge
   // per device each lane's peak ("peak 3.5"; no wider than the scale's).
   double right_w = b.Measure("idle " + Str(most_idle), style.label_px, false).w;
@@ -282,7 +269,7 @@ Result<DisplayList> Layout(const LayoutInput& in, TextMeasurer& measurer) {
     return Fail(ErrorCode::kLegibility, "render: no room for the chart in " + Str(in.width) + " pixels; use a wider --size");
   }
   f.agg = TicksPerStrip(f.cw);
-  for (const RunSummary& r : list.runs) style.finishes.push_back(r.makespan);
+  for (const RunSummary& r : list.runs) style.finishes.push_back(r.metrics.makespan);
   std::sort(style.finishes.begin(), style.finishes.end());
   style.finishes.erase(std::unique(style.finishes.begin(), style.finishes.end()), style.finishes.end());
 

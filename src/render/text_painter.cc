@@ -74,9 +74,9 @@ Grid GridFor(const DisplayList& list, int columns) {
   const Tick T = std::max<Tick>(1, list.last_tick);
   int label_len = 1, max_p = 1, value_len = 1, idle_len = 0;
   for (const RunSummary& r : list.runs) {
-    const int chunk = r.v > 1 ? 1 + Digits(r.v - 1) : 0;  // "c1"
-    label_len = std::max(label_len, 1 + Digits(r.M - 1) + chunk);
-    max_p = std::max(max_p, r.P);
+    const int chunk = r.problem.v > 1 ? 1 + Digits(r.problem.v - 1) : 0;  // "c1"
+    label_len = std::max(label_len, 1 + Digits(r.problem.M - 1) + chunk);
+    max_p = std::max(max_p, r.problem.P);
   }
   for (const Item& item : list.items) {
     if (item.role == Role::kGaugeBar) value_len = std::max<int>(value_len, Sets(item.value, list.gauge_den).size());
@@ -99,7 +99,7 @@ Grid GridFor(const DisplayList& list, int columns) {
 // "F forward · B backward · ...": what the letters, dots and gauge mean.
 std::string Legend(const DisplayList& list, const Grid& g) {
   bool chunked = false, pairs = false;  // pairs: two ops on one device at once
-  for (const RunSummary& r : list.runs) chunked = chunked || r.v > 1;
+  for (const RunSummary& r : list.runs) chunked = chunked || r.problem.v > 1;
   std::vector<std::vector<std::pair<Tick, Tick>>> spans;
   for (const Item& item : list.items) {
     if (item.role != Role::kOp || item.op_kind == 'A' || item.run < 0 || item.device < 0) continue;
@@ -143,7 +143,7 @@ std::string Axis(const Grid& g, Tick T, bool ansi) {
 // The device rows of run `r` at frame t: each op's letter or label, "-"
 // through its further cycles, "." per idle cycle, and "idle N" once done.
 std::vector<Row> DeviceRows(const DisplayList& list, const Grid& g, size_t r, Tick t, size_t width) {
-  const int P = list.runs[r].P;
+  const int P = list.runs[r].problem.P;
   std::vector<Row> rows(P, Row(width));
   for (int d = 0; d < P; ++d) Put(rows[d], "d" + std::to_string(d), 0);
   std::vector<std::pair<std::pair<Tick, Tick>, std::string>> drawn(P, {{-1, -1}, ""});  // last op per device
@@ -196,7 +196,7 @@ std::vector<Row> DeviceRows(const DisplayList& list, const Grid& g, size_t r, Ti
 // min(t, makespan), 0 where nothing is held.
 std::vector<std::vector<std::int64_t>> GaugeValues(const DisplayList& list, size_t r, Tick t, size_t lanes) {
   const Tick strip = list.ticks_per_strip;
-  const Tick shown = std::min(t, list.runs[r].makespan);
+  const Tick shown = std::min(t, list.runs[r].metrics.makespan);
   std::vector<std::vector<std::int64_t>> values(lanes, std::vector<std::int64_t>((shown + strip - 1) / strip, 0));
   for (const Item& item : list.items) {
     if (item.run != static_cast<int>(r) || item.role != Role::kGaugeBar || !item.VisibleAt(t)) continue;
@@ -275,7 +275,7 @@ std::string PaintText(const DisplayList& list, Tick t, int columns, bool ansi) {
     out += Axis(g, T, ansi);
     for (const Row& row : DeviceRows(list, g, r, t, width)) out += Join(row, ansi, false) + "\n";
     // One gauge row, or one per device (GaugeMode::kDevice), under the chart.
-    const size_t lanes = list.gauge == GaugeMode::kDevice ? list.runs[r].P : 1;
+    const size_t lanes = list.gauge == GaugeMode::kDevice ? list.runs[r].problem.P : 1;
     const std::vector<std::vector<std::int64_t>> values = GaugeValues(list, r, t, lanes);
     for (size_t d = 0; d < lanes; ++d) {
       const std::string name = lanes == 1 ? "held" : "h" + std::to_string(d);

@@ -16,7 +16,9 @@
 #include <string>
 #include <vector>
 
+#include "ppsim/metrics.h"
 #include "ppsim/op.h"
+#include "ppsim/problem.h"
 
 namespace ppsim::render {
 
@@ -137,16 +139,15 @@ struct Item {
 // device: the post's claim is per stage).
 enum class GaugeMode : std::uint8_t { kCluster, kDevice };
 
-// The numbers of one run, as the page's table and the terminal show them.
+// One run of the list, as the page's table and the terminal show it: its
+// names, the problem it ran and its result — the run's own Metrics, so that
+// a painter reads every number from the one place it is measured in (and
+// prints it through the metric table, metric_table.h).
 struct RunSummary {
   std::string name;
-  std::string caption;
-  int P = 0, M = 0, v = 1;
-  Tick makespan = 0, busy = 0, idle = 0;
-  double bubble_ratio = 0;
-  std::int64_t peak = 0;              // activations held at the peak, in chunk sets (Metrics)
-  std::string peak_stage_sets;        // the same in whole-stage sets: "14", "3.5"
-  std::vector<Tick> idle_per_device;  // idle cycles of each device within [0, makespan)
+  std::string caption;  // the scene's, else the name
+  Problem problem;      // P, M, v and the costs, as run
+  Metrics metrics;
 };
 
 struct DisplayList {
