@@ -1,6 +1,8 @@
 #include "repr.h"
 
 #include <cstdio>
+#include <optional>
+#include <string>
 
 #include "errors.h"
 #include "ppsim/metric_table.h"
@@ -47,26 +49,26 @@ std::string RunsHtmlTable(const std::vector<render::RunInput>& runs) {
   std::string h = "<table><tr><th></th>";
   for (const render::RunInput& r : runs) h += "<th>" + Escape(r.name) + "</th>";
   h += "</tr>";
-  auto row = [&](const char* name, auto cell) {
-    h += std::string("<tr><th style=\"text-align:left\">") + name + "</th>";
+  auto row = [&](const std::string& name, auto cell) {
+    h += "<tr><th style=\"text-align:left\">" + name + "</th>";
     for (const render::RunInput& r : runs) h += "<td>" + cell(*r.timeline, *r.metrics) + "</td>";
     h += "</tr>";
   };
   row("P, M, v", [](const Timeline& t, const Metrics&) {
     return std::to_string(t.problem.P) + ", " + std::to_string(t.problem.M) + ", " + std::to_string(t.problem.v);
   });
-  row("makespan", [](const Timeline&, const Metrics& m) { return std::to_string(m.makespan); });
-  row("busy", [](const Timeline&, const Metrics& m) { return std::to_string(m.busy); });
-  row("idle (bubble)", [](const Timeline&, const Metrics& m) { return std::to_string(m.idle); });
-  row("bubble_ratio", [](const Timeline& t, const Metrics& m) {
-    return FindMetric("bubble_ratio")->value(m, t.problem, -1)->ToText();  // printed the one way (metric_table.h)
-  });
-  row("peak activations", [](const Timeline&, const Metrics& m) { return std::to_string(m.peak_activations); });
-  row("peak per device", [](const Timeline&, const Metrics& m) {
-    std::string s;
-    for (auto v : m.peak_activations_per_device) s += (s.empty() ? "" : " ") + std::to_string(v);
-    return s;
-  });
+  // Every metric of the table (metric_table.h), printed the one way, and a
+  // per-device metric's devices in a row of their own.
+  auto text = [](const std::optional<Rational>& v) { return v ? v->ToText() : std::string("-"); };
+  for (const MetricInfo& metric : MetricTable()) {
+    row(metric.name, [&](const Timeline& t, const Metrics& m) { return text(metric.value(m, t.problem, -1)); });
+    if (!metric.per_device) continue;
+    row(std::string(metric.name) + " per device", [&](const Timeline& t, const Metrics& m) {
+      std::string s;
+      for (int d = 0; d < t.problem.P; ++d) s += (d > 0 ? " " : "") + text(metric.value(m, t.problem, d));
+      return s;
+    });
+  }
   return h + "</table>";
 }
 

@@ -39,6 +39,10 @@ def test_html_table_beside_the_chart():
     html = ppsim.simulate("gpipe", P=4, M=6)._repr_html_()
     assert "<svg" in html
     assert "<th style=\"text-align:left\">makespan</th><td>18</td>" in html
+    # Every metric of the table, printed the one way (metric_table.h).
+    assert "<th style=\"text-align:left\">bubble_ratio</th><td>1/2 (0.5000)</td>" in html
+    assert "<th style=\"text-align:left\">bubble_rate_span</th><td>1/3 (0.3333)</td>" in html
+    assert "<th style=\"text-align:left\">peak_sets per device</th><td>6 6 6 5</td>" in html
 
 
 def test_a_chart_that_cannot_be_drawn_raises_the_cli_error():
