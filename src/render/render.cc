@@ -148,16 +148,6 @@ Error Paint(const DisplayList& list, const std::string& path, const RenderOption
   return bytes.ok() ? io::WriteFileAtomically(path, *bytes) : bytes.error();
 }
 
-Result<DisplayList> RenderToFile(const LayoutInput& input, const std::string& path, const RenderOptions& options) {
-  if (options.format != OutputFormat::kText && path == "-") {
-    return Fail(ErrorCode::kUsage, "-o -: only --format text can go to stdout");
-  }
-  Result<DisplayList> list = LayOut(input, options);
-  if (!list.ok()) return list.error();
-  if (Error e = Paint(*list, path, options); e.code != ErrorCode::kOk) return e;
-  return list;
-}
-
 Result<std::string> RenderToBytes(const LayoutInput& input, const RenderOptions& options) {
   if (IsVideo(options.format)) return Fail(ErrorCode::kUsage, "a video has no single picture: use .svg, .png, .html or text");
   Result<DisplayList> list = LayOut(input, options);

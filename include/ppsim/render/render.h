@@ -49,8 +49,8 @@ inline constexpr std::int64_t kMaxRenderStageMicrobatches = std::int64_t{1} << 2
 // kTooLarge, with the total, when `problems` (the runs') exceed it.
 Error CheckRenderSize(const std::vector<Problem>& problems);
 
-// RenderToFile's two halves, for a caller that draws one layout into several
-// files (`ppsim render -o a.svg -o a.png -o a.mp4` lays out once).
+// Drawing is two calls, so that a caller that draws one layout into several
+// files lays out once (`ppsim render -o a.svg -o a.png -o a.mp4`).
 // LayOut: `input` laid out at the display width `options` implies and checked
 // for its format (fps, at_tick, and legibility for every format but text).
 Result<DisplayList> LayOut(const LayoutInput& input, const RenderOptions& options);
@@ -63,10 +63,7 @@ int EffectiveDisplayWidth(const LayoutInput& input, const RenderOptions& options
 // same checks, so that one can be painted for both.
 bool SameLayout(const RenderOptions& a, const RenderOptions& b, const LayoutInput& input);
 
-// LayOut + Paint. What was drawn: the list (for callers that report numbers) is returned.
-Result<DisplayList> RenderToFile(const LayoutInput& input, const std::string& path, const RenderOptions& options);
-
-// The bytes RenderToFile would write for a still format (svg, png, html,
+// The bytes LayOut + Paint would write for a still format (svg, png, html,
 // text), returned instead of written (Python's _repr_svg_). kUsage for video.
 Result<std::string> RenderToBytes(const LayoutInput& input, const RenderOptions& options);
 
