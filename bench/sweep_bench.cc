@@ -39,6 +39,32 @@ void BM_Sweep(benchmark::State& state) {
 }
 BENCHMARK(BM_Sweep)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
 
+// The same 128 points the way a sweep ran before it parsed once (issue 9,
+// item 4): each point loads the scene text again with its --set values
+// (LoadSceneText parses the TOML and checks claims and templates), simulates
+// it, and evaluates the claims from their text. One thread; compare its
+// points/CPU-s with BM_Sweep/1's.
+void BM_SweepReparsingEachPoint(benchmark::State& state) {
+  const std::string text = *ppsim::io::ReadFile(kScene);
+  std::int64_t points = 0;
+  const double cpu0 = ProcessCpuSeconds();
+  for (auto _ : state) {
+    for (int p = 1; p <= 8; ++p)
+      for (int m = 1; m <= 16; ++m) {
+        ppsim::Result<ppsim::scene::Scene> scene =
+            ppsim::scene::LoadSceneText(text, kScene, {"P=" + std::to_string(p), "M=" + std::to_string(m)});
+        ppsim::Result<std::vector<ppsim::RunResult>> runs =
+            ppsim::scene::SimulateScene(*scene, ppsim::MeasureOptions{.series = false});
+        if (runs.ok()) benchmark::DoNotOptimize(ppsim::scene::CheckSceneClaims(*scene, *runs));
+        ++points;
+      }
+  }
+  const double cpu = ProcessCpuSeconds() - cpu0;
+  state.counters["points/s"] = benchmark::Counter(static_cast<double>(points), benchmark::Counter::kIsRate);
+  state.counters["points/CPU-s"] = static_cast<double>(points) / cpu;
+}
+BENCHMARK(BM_SweepReparsingEachPoint)->Unit(benchmark::kMillisecond)->UseRealTime();
+
 // One claim evaluated on runs already simulated. Goal: >= 10^5 claims/s, so
 // the claims stay a small share of a sweep point (BM_Sweep).
 void BM_CheckClaim(benchmark::State& state) {
