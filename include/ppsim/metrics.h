@@ -24,9 +24,10 @@ struct Metrics {
   Tick max_span_idle = 0;
   Tick max_device_idle = 0;
   std::int64_t transfers = 0;   // dependencies that cross devices
-  std::int64_t peak_activations = 0;
-  std::vector<std::int64_t> peak_activations_per_device;
-  Activations activations;  // the time series (with the problem's HoldMode), if asked for
+  // With the problem's HoldMode: the peaks in chunk sets, cluster-wide
+  // (activations.peak; JSON's peak_activations) and of each device
+  // (activations.peak_per_device), always; the time series if asked for.
+  Activations activations;
 };
 
 // What to compute beyond the scalar metrics and the peaks.

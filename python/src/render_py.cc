@@ -64,7 +64,7 @@ void BindRender(pyb::module_& m) {
               d["makespan"] = run.metrics.makespan;
               d["idle"] = run.metrics.idle;
               d["busy"] = run.metrics.busy;
-              d["peak_activations"] = run.metrics.peak_activations;
+              d["peak_activations"] = run.metrics.activations.peak;
               out[pyb::str(run.name)] = d;
             }
             return out;

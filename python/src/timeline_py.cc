@@ -137,10 +137,10 @@ void BindTimeline(pyb::module_& m) {
       .def_property_readonly("transfers", [](T& t) { return t.metrics().transfers; })
       .def_property_readonly("max_span_idle", [](T& t) { return t.metrics().max_span_idle; })
       .def_property_readonly("max_device_idle", [](T& t) { return t.metrics().max_device_idle; })
-      .def_property_readonly("peak_activations", [](T& t) { return t.metrics().peak_activations; })
-      .def_property_readonly("peak_per_device", [](T& t) { return Vector(t.metrics().peak_activations_per_device); })
+      .def_property_readonly("peak_activations", [](T& t) { return t.metrics().activations.peak; })
+      .def_property_readonly("peak_per_device", [](T& t) { return Vector(t.metrics().activations.peak_per_device); })
       .def_property_readonly("peak_activations_per_device",
-                             [](T& t) { return Vector(t.metrics().peak_activations_per_device); })
+                             [](T& t) { return Vector(t.metrics().activations.peak_per_device); })
       .def_property_readonly("busy_per_device", [](T& t) { return Vector(t.metrics().busy_per_device); })
       .def_property_readonly("span_per_device", [](T& t) { return Vector(t.metrics().span_per_device); })
       .def_property_readonly("peak_bytes_per_device", [](T& t) {

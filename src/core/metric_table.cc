@@ -21,7 +21,7 @@ int WidestDevice(const Metrics& m) {
   return widest;
 }
 std::int64_t Sets(const Metrics& m, int device) {
-  return device < 0 ? m.peak_activations : m.peak_activations_per_device[device];
+  return device < 0 ? m.activations.peak : m.activations.peak_per_device[device];
 }
 
 // The table's order is the docs' (docs/semantics.md) and `compare`'s rows.

@@ -79,8 +79,6 @@ Metrics Measure(const Timeline& t, const MeasureOptions& options) {
   // Zero Bubble's bubble rate, as the metric table defines it exactly.
   m.bubble_rate_span = FindMetric("bubble_rate_span")->value(m, p, -1)->ToDouble();
   m.activations = MeasureActivations(t, p.hold, options.series);
-  m.peak_activations = m.activations.peak;
-  m.peak_activations_per_device = m.activations.peak_per_device;
   return m;
 }
 

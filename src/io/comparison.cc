@@ -52,7 +52,7 @@ std::string Beside(const Row& r, std::string_view name) {
 // largest; "-" when none applies.
 std::string PredictedPerDevice(const Row& r) {
   const Prediction& pr = r.prediction;
-  const std::vector<std::int64_t>& got = r.metrics.peak_activations_per_device;
+  const std::vector<std::int64_t>& got = r.metrics.activations.peak_per_device;
   if (!pr.peak_per_device && pr.peak_max) {
     const std::int64_t most = got.empty() ? 0 : *std::max_element(got.begin(), got.end());
     return "max " + pr.peak_max_formula + " = " + std::to_string(*pr.peak_max) + " " + Check(*pr.peak_max == most);

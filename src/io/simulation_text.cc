@@ -34,9 +34,9 @@ std::string SimulationSummary(const Timeline& t, const Metrics& m) {
   // The metric table's values, printed the one way (metric_table.h).
   for (const char* name : {"makespan", "busy", "idle", "bubble_ratio", "bubble_fraction", "transfers"})
     s += std::string(name) + " " + FindMetric(name)->value(m, t.problem, -1)->ToText() + (name[0] == 't' ? "\n" : "  ");
-  s += "peak activations (" + HoldModeName(t.problem.hold) + "): " + std::to_string(m.peak_activations) +
+  s += "peak activations (" + HoldModeName(t.problem.hold) + "): " + std::to_string(m.activations.peak) +
        " cluster-wide; per device";
-  for (auto v : m.peak_activations_per_device) s += " " + std::to_string(v);
+  for (auto v : m.activations.peak_per_device) s += " " + std::to_string(v);
   s += "\n";
   if (t.problem.memory.enabled()) {
     const MemoryBytes bytes = MeasureMemoryBytes(t);

@@ -292,10 +292,10 @@ void ClusterGauge(const Chart& c, std::int64_t scale, std::int64_t den) {
   const std::int64_t per_set = den / ChunksPerStage(c.t.problem);
   Tick peak_tick = -1;
   const StepSeries& cluster = c.m.activations.cluster;
-  const double y = GaugeSeries(c, [&](Tick k) { return cluster.At(k); }, c.m.peak_activations, per_set, scale, bottom, usable, -1,
+  const double y = GaugeSeries(c, [&](Tick k) { return cluster.At(k); }, c.m.activations.peak, per_set, scale, bottom, usable, -1,
                                &peak_tick);
   if (roomy && y >= 0) {
-    const std::int64_t peak = c.m.peak_activations * per_set;
+    const std::int64_t peak = c.m.activations.peak * per_set;
     const std::string text = "peak " + Sets(peak, den) + " stage-sets";
     const double w = c.b.Measure(text, px, false).w;
     const double x = c.f.X(peak_tick);
@@ -343,7 +343,7 @@ void DeviceGauges(const Chart& c, std::int64_t scale, std::int64_t den) {
   std::string listed;  // "4 · 3 · 2 · 0"
   for (int lane = 0; lane < lanes; ++lane) {
     for (int d = lane * c.f.rows_per; d < std::min(c.t.problem.P, (lane + 1) * c.f.rows_per); ++d) {
-      peaks[lane] = std::max(peaks[lane], c.m.peak_activations_per_device[d]);
+      peaks[lane] = std::max(peaks[lane], c.m.activations.peak_per_device[d]);
     }
     listed += (lane > 0 ? " \u00B7 " : "") + Sets(peaks[lane] * per_set, den);
   }
@@ -532,7 +532,7 @@ void LayoutRunTexts(Builder& b, const Frame& f, const RunGeometry& g, const RunI
   const std::int64_t slots = static_cast<std::int64_t>(t.problem.P) * m.makespan;
   status.push_back("makespan " + Str(m.makespan) + " · idle " + Str(m.idle) + " of " + Str(slots) + " slots (" +
                    Str(slots > 0 ? (200 * m.idle + slots) / (2 * slots) : 0) + "%) · peak " +
-                   sets(m.peak_activations) + " stage-sets");
+                   sets(m.activations.peak) + " stage-sets");
   // One size for all: fitted on the longest few (digits are of equal width).
   std::vector<size_t> order(status.size());
   for (size_t i = 0; i < order.size(); ++i) order[i] = i;

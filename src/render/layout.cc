@@ -31,10 +31,10 @@ void Summarize(const LayoutInput& in, DisplayList& list) {
     const Timeline& t = *r.timeline;
     list.last_tick = std::max(list.last_tick, t.makespan);
     const std::int64_t per_set = list.gauge_den / ChunksPerStage(t.problem);
-    std::int64_t peak = r.metrics->peak_activations;
+    std::int64_t peak = r.metrics->activations.peak;
     if (in.gauge == GaugeMode::kDevice) {
       peak = 0;
-      for (std::int64_t d : r.metrics->peak_activations_per_device) peak = std::max(peak, d);
+      for (std::int64_t d : r.metrics->activations.peak_per_device) peak = std::max(peak, d);
     }
     list.gauge_scale = std::max(list.gauge_scale, peak * per_set);
     list.runs.push_back({r.name, r.caption.empty() ? r.name : r.caption, t.problem, *r.metrics});

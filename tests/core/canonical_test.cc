@@ -22,7 +22,7 @@ TEST(Canonical, GPipeP4M6) {
   EXPECT_EQ(m.idle, 24);
   EXPECT_EQ(m.busy, 48);
   EXPECT_DOUBLE_EQ(m.bubble_ratio, 0.5);
-  EXPECT_EQ(m.peak_activations, 23);
+  EXPECT_EQ(m.activations.peak, 23);
 }
 
 TEST(Canonical, OneFOneBP4M6) {
@@ -30,7 +30,7 @@ TEST(Canonical, OneFOneBP4M6) {
   EXPECT_EQ(m.makespan, 18);
   EXPECT_EQ(m.idle, 24);
   EXPECT_DOUBLE_EQ(m.bubble_ratio, 0.5);
-  EXPECT_EQ(m.peak_activations, 9);
+  EXPECT_EQ(m.activations.peak, 9);
 }
 
 }  // namespace

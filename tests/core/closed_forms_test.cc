@@ -48,7 +48,7 @@ TEST(ClosedForms, PeakActivationsPerDevice) {
           const Timeline t = MustSimulate(name, p);
           const Prediction pred = Predict(name, t.problem);
           ASSERT_TRUE(pred.peak_per_device.has_value());
-          EXPECT_EQ(Measure(t).peak_activations_per_device, *pred.peak_per_device)
+          EXPECT_EQ(Measure(t).activations.peak_per_device, *pred.peak_per_device)
               << name << " P=" << P << " M=" << M << " hold=" << HoldModeName(hold);
         }
       }
@@ -60,7 +60,7 @@ TEST(ClosedForms, OneFOneBResidentPeakIsPMinusD) {
   p.M = 24;
   p.hold = HoldMode::kResident;
   const Metrics m = Measure(MustSimulate("1f1b", p));
-  EXPECT_EQ(m.peak_activations_per_device, (std::vector<std::int64_t>{6, 5, 4, 3, 2, 1}));
+  EXPECT_EQ(m.activations.peak_per_device, (std::vector<std::int64_t>{6, 5, 4, 3, 2, 1}));
 }
 
 TEST(ClosedForms, InterleavedBubbleShrinksByV) {

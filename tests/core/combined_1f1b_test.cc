@@ -133,7 +133,7 @@ TEST(Combined1F1B, ClosedFormsHoldForEveryAcceptedGroup) {
         EXPECT_EQ(m.makespan, (p.v * p.M + p.P - 1) * (F + B)) << Label(p) << " F=" << F << " B=" << B;
         EXPECT_EQ(m.makespan, *pred.makespan) << Label(p);
         EXPECT_EQ(Rational::Of(m.idle, m.busy), pred.bubble_ratio) << Label(p);
-        EXPECT_EQ(m.peak_activations_per_device, *pred.peak_per_device) << Label(p) << " F=" << F << " B=" << B;
+        EXPECT_EQ(m.activations.peak_per_device, *pred.peak_per_device) << Label(p) << " F=" << F << " B=" << B;
       }
   });
 }

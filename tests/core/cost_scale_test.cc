@@ -129,13 +129,13 @@ TEST(PeakClaims, StageSetsAreExactRationals) {
   p.v = 2;
   std::vector<RunResult> runs{Simulated("I", "interleaved", p), Simulated("Z", "zbv", Pm(4, 8)),
                               Simulated("D", "dualpipe", Pm(4, 8)), Simulated("A", "1f1b", Pm(4, 8))};
-  EXPECT_EQ(Eval("peak_sets(I)", runs), Rational(runs[0].metrics.peak_activations));
-  EXPECT_EQ(Eval("peak(I)", runs), *Rational::Of(runs[0].metrics.peak_activations, 2));
+  EXPECT_EQ(Eval("peak_sets(I)", runs), Rational(runs[0].metrics.activations.peak));
+  EXPECT_EQ(Eval("peak(I)", runs), *Rational::Of(runs[0].metrics.activations.peak, 2));
   EXPECT_EQ(Eval("peak_sets(I)", runs), 28);
   EXPECT_EQ(Eval("peak(I)", runs), 14);  // 28 half-stage sets
-  EXPECT_EQ(Eval("peak(Z)", runs), *Rational::Of(runs[1].metrics.peak_activations, 2));
-  EXPECT_EQ(Eval("peak(Z, 0)", runs), *Rational::Of(runs[1].metrics.peak_activations_per_device[0], 2));
-  EXPECT_EQ(Eval("peak(D)", runs), Rational(runs[2].metrics.peak_activations));  // whole stages
+  EXPECT_EQ(Eval("peak(Z)", runs), *Rational::Of(runs[1].metrics.activations.peak, 2));
+  EXPECT_EQ(Eval("peak(Z, 0)", runs), *Rational::Of(runs[1].metrics.activations.peak_per_device[0], 2));
+  EXPECT_EQ(Eval("peak(D)", runs), Rational(runs[2].metrics.activations.peak));  // whole stages
   EXPECT_EQ(Eval("peak(A)", runs), 9);
 }
 

@@ -27,7 +27,7 @@ TEST(MetricTable, ReadsTheCanonicalExampleExactly) {
   EXPECT_EQ(value("bubble_ratio"), "1/2 (0.5000)");
   EXPECT_EQ(value("bubble_fraction"), "1/3 (0.3333)");
   EXPECT_EQ(value("peak"), "23");
-  EXPECT_EQ(value("peak_sets", 0), std::to_string(m.peak_activations_per_device[0]));
+  EXPECT_EQ(value("peak_sets", 0), std::to_string(m.activations.peak_per_device[0]));
   EXPECT_EQ(FindMetric("size"), nullptr);
 }
 

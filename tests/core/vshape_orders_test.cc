@@ -51,7 +51,7 @@ TEST(VShapeOrders, FullestDeviceHoldsThePapersMemory) {
         p.hold = HoldMode::kResident;
         Result<Timeline> t = Simulate(name, p);
         ASSERT_TRUE(t.ok()) << name << ": " << t.error().message;
-        const std::vector<std::int64_t> peaks = Measure(*t).peak_activations_per_device;
+        const std::vector<std::int64_t> peaks = Measure(*t).activations.peak_per_device;
         const Prediction pred = Predict(name, t->problem);
         ASSERT_TRUE(pred.peak_max.has_value()) << name;
         const std::int64_t most = *std::max_element(peaks.begin(), peaks.end());

@@ -85,8 +85,8 @@ TEST(ZooClosedForms, ActivationPeaksPerDevice) {
       const SimRun one = Simulated("1f1b", p);
       const SimRun gpipe = Simulated("gpipe", p);
       for (int d = 0; d < P; ++d) {
-        EXPECT_EQ(one.metrics.peak_activations_per_device[d], P - d) << Label("1f1b", p) << " device " << d;
-        EXPECT_EQ(gpipe.metrics.peak_activations_per_device[d], M) << Label("gpipe", p) << " device " << d;
+        EXPECT_EQ(one.metrics.activations.peak_per_device[d], P - d) << Label("1f1b", p) << " device " << d;
+        EXPECT_EQ(gpipe.metrics.activations.peak_per_device[d], M) << Label("gpipe", p) << " device " << d;
       }
     }
 }
@@ -124,8 +124,8 @@ TEST(ZooClosedForms, ZeroBubbleHandcraftedMemory) {
       const SimRun h2 = Simulated("zb-h2", p);
       const SimRun one = Simulated("1f1b", p);
       auto peak = [](const SimRun& r) {
-        return *std::max_element(r.metrics.peak_activations_per_device.begin(),
-                                 r.metrics.peak_activations_per_device.end());
+        return *std::max_element(r.metrics.activations.peak_per_device.begin(),
+                                 r.metrics.activations.peak_per_device.end());
       };
       EXPECT_EQ(peak(one), P) << Label("1f1b", p);
       EXPECT_EQ(peak(h1), P) << Label("zb-h1", p);
@@ -166,8 +166,8 @@ TEST(ZooClosedForms, DualPipeActivations) {
         p.hold = HoldMode::kResident;
         const SimRun r = Simulated(name, p);
         const int pp = std::string(name) == "dualpipe" ? P : 2 * P;
-        const std::int64_t peak = *std::max_element(r.metrics.peak_activations_per_device.begin(),
-                                                    r.metrics.peak_activations_per_device.end());
+        const std::int64_t peak = *std::max_element(r.metrics.activations.peak_per_device.begin(),
+                                                    r.metrics.activations.peak_per_device.end());
         EXPECT_EQ(peak, pp + 1) << Label(name, p);
       }
 }

@@ -170,7 +170,7 @@ TEST(ChromeTrace, CounterPeaksAreTheActivationPeaks) {
   for (const json& e : doc["traceEvents"])
     if (e["ph"] == "C" && e["name"] == "activations")
       peak[e["pid"]] = std::max(peak[e["pid"]], e["args"]["held"].get<std::int64_t>());
-  for (int d = 0; d < 4; ++d) EXPECT_EQ(peak[d], m.peak_activations_per_device[d]) << "device " << d;
+  for (int d = 0; d < 4; ++d) EXPECT_EQ(peak[d], m.activations.peak_per_device[d]) << "device " << d;
 }
 
 TEST(ChromeTrace, MemoryBytesCounterWhenTheModelHasBytes) {

@@ -97,7 +97,7 @@ TEST(FrameFill, ThreeRunsWithAGaugePerDeviceFitAt760) {
     EXPECT_EQ(e.code, ErrorCode::kOk) << w << "x" << h << ": " << e.message;
     for (int run = 0; run < 3; ++run) {
       const std::int64_t per_set = list->gauge_den / (run == 0 ? 1 : 2);
-      const std::vector<std::int64_t>& peaks = f.metrics(run).peak_activations_per_device;
+      const std::vector<std::int64_t>& peaks = f.metrics(run).activations.peak_per_device;
       const std::vector<std::string> stated = StatedPeaks(*list, run, 4);
       int lanes = 0, names = 0;
       for (const Item& item : list->items) {

@@ -85,7 +85,7 @@ TEST(DeviceGauge, OneLanePerDeviceWithItsMeasuredPeak) {
   EXPECT_EQ(CheckLegibility(*list, *measurer).code, ErrorCode::kOk) << CheckLegibility(*list, *measurer).message;
   EXPECT_EQ(list->gauge_scale, 8);
   for (int run : {0, 1}) {
-    const std::vector<std::int64_t>& peaks = fixture.metrics(run).peak_activations_per_device;
+    const std::vector<std::int64_t>& peaks = fixture.metrics(run).activations.peak_per_device;
     bool header = false;
     int lanes = 0;
     std::vector<std::string> labels(4);
@@ -107,7 +107,7 @@ TEST(DeviceGauge, OneLanePerDeviceWithItsMeasuredPeak) {
       EXPECT_EQ(labels[d], peaks[d] > 0 ? "peak " + std::to_string(peaks[d]) : "") << "run " << run << " d" << d;
   }
   // 1F1B's measured per-device peaks under "held": 4 3 2 0; GPipe's 8 8 8 7.
-  EXPECT_EQ(fixture.metrics(0).peak_activations_per_device, (std::vector<std::int64_t>{4, 3, 2, 0}));
+  EXPECT_EQ(fixture.metrics(0).activations.peak_per_device, (std::vector<std::int64_t>{4, 3, 2, 0}));
 }
 
 }  // namespace

@@ -25,7 +25,7 @@ TEST(Present, TheExamplesWordsAreFilledFromItsRuns) {
   EXPECT_EQ(input->runs[0].caption, "GPipe — all forwards, then all backwards");
   EXPECT_EQ(input->runs[1].name, "1F1B");
   EXPECT_EQ(input->runs[1].timeline, &(*runs)[1].timeline);  // the run's own result, not a copy
-  EXPECT_EQ(input->runs[1].metrics->peak_activations, 9);
+  EXPECT_EQ(input->runs[1].metrics->activations.peak, 9);
   EXPECT_EQ(input->closing, (std::vector<std::string>{
                                 "same finish: 18 cycles · same bubble: 24 idle stage-slots",
                                 "activations held at the peak: GPipe 23 · 1F1B 9"}));

@@ -29,10 +29,10 @@ TEST(SimulateScene, GpipeAndOneFOneBFinishTogetherAndHoldDifferently) {
   EXPECT_EQ(one_f_one_b.makespan, 18);
   EXPECT_EQ(gpipe.idle, 24);
   EXPECT_EQ(one_f_one_b.idle, 24);
-  EXPECT_EQ(gpipe.peak_activations, 23);
-  EXPECT_EQ(one_f_one_b.peak_activations, 9);
-  EXPECT_EQ(gpipe.peak_activations_per_device, (std::vector<std::int64_t>{6, 6, 6, 5}));
-  EXPECT_EQ(one_f_one_b.peak_activations_per_device, (std::vector<std::int64_t>{4, 3, 2, 0}));
+  EXPECT_EQ(gpipe.activations.peak, 23);
+  EXPECT_EQ(one_f_one_b.activations.peak, 9);
+  EXPECT_EQ(gpipe.activations.peak_per_device, (std::vector<std::int64_t>{6, 6, 6, 5}));
+  EXPECT_EQ(one_f_one_b.activations.peak_per_device, (std::vector<std::int64_t>{4, 3, 2, 0}));
 }
 
 TEST(SimulateScene, SetValuesReachEveryRun) {

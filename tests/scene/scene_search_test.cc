@@ -18,7 +18,7 @@ TEST(SceneSearch, ExampleClaimsHold) {
   ASSERT_TRUE(claims.ok()) << claims.error().Text();
   for (const ClaimResult& c : *claims) EXPECT_TRUE(c.holds) << c.Explain();
   // Within 4 sets per device, measured on the placed timeline.
-  for (std::int64_t peak : (*runs)[0].metrics.peak_activations_per_device) EXPECT_LE(peak, 4);
+  for (std::int64_t peak : (*runs)[0].metrics.activations.peak_per_device) EXPECT_LE(peak, 4);
   EXPECT_LT((*runs)[0].timeline.makespan, 41);  // ZB-H1's
 }
 
