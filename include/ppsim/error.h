@@ -39,13 +39,17 @@ enum class ErrorCode : int {
 //
 // A library names its own fields ("P", "chunks", "fps"); a front end that
 // spells them otherwise (the CLI's "-P", "--chunks") renames `field` before
-// printing (Renamed), so only the front end knows its flags.
+// printing (Renamed), so only the front end knows its flags. A value given
+// through a parameter rather than a file ("set P=0", a scene override) is
+// placed with Via(): `via` names the parameter, and the front end renames it
+// too ("--set P=0: P must be ≥ 1, got 0").
 class Error {
  public:
   ErrorCode code = ErrorCode::kInternal;
   std::string message;  // follows `field` when there is one: " must be ≥ 1, got 0", ": 'x' is not ..."
   std::string field;    // the value at fault, named at the front of Text(); "" = none
-  std::string file;     // where: a file path, or how the value was given ("--set P=0"); "" = none
+  std::string file;     // where: a file path, or the value given through `via` ("P=0"); "" = none
+  std::string via;      // the parameter `file` was given through ("set", "sweep", "shard"); "" = a file
   int line = 0;         // 1-based; 0 = none
   int column = 0;       // 1-based; 0 = none
 
@@ -84,6 +88,15 @@ class Error {
     }
     return e;
   }
+  // The same error, placed at `value` given through the parameter `param`
+  // ("set", "P=0"): Text() says "set P=0: ...". Like At, an error already
+  // placed stays where it is.
+  Error Via(std::string param, std::string value) const {
+    if (!file.empty()) return *this;
+    Error e = At(std::move(value));
+    e.via = std::move(param);
+    return e;
+  }
   // The same error with its field called `name` (the CLI's flag for it).
   Error Renamed(std::string name) const {
     Error e = *this;
@@ -95,7 +108,7 @@ class Error {
   std::string Text() const {
     std::string at;
     if (!file.empty()) {
-      at = file;
+      at = via.empty() ? file : via + " " + file;
       if (line > 0) at += ":" + std::to_string(line) + (column > 0 ? ":" + std::to_string(column) : "");
       else if (column > 0) at += " (column " + std::to_string(column) + ")";
       at += ": ";

@@ -12,7 +12,8 @@ docs/python.md.
 
 
 class Error(ValueError):
-    """A ppsim error: the CLI's one-line message; `.code` is the CLI's exit code."""
+    """A ppsim error: the CLI's one-line message, naming keyword arguments where the
+    CLI names its flags ("chunks" for "--chunks"); `.code` is the CLI's exit code."""
 
     def __init__(self, message, code):
         super().__init__(message)

@@ -3,8 +3,6 @@
 #include <exception>
 #include <new>
 
-#include "ppsim/io/problem_options.h"
-
 namespace ppsim::py {
 namespace {
 
@@ -15,9 +13,15 @@ pyb::object& ErrorType() {
   return *type;
 }
 
-// The CLI's line for the same mistake (the keyword arguments are the CLI's flags).
+// The library's line: a field is named as its keyword argument ("chunks",
+// "costs"), where the CLI names its flag ("--chunks", "--cost"). A key of a
+// table ("memory.limit") is the keyword with '_' (memory_limit) when the
+// value came from a keyword rather than a file.
 void Raise(const Error& e) {
-  const std::string text = io::AsCliError(e).Text();
+  std::string keyword = e.field;
+  for (char& c : keyword)
+    if (c == '.') c = '_';
+  const std::string text = (e.file.empty() ? e.Renamed(keyword) : e).Text();
   if (!ErrorType()) {  // ppsim/__init__.py not imported: still a ValueError
     PyErr_SetString(PyExc_ValueError, text.c_str());
     return;

@@ -1,6 +1,7 @@
 // ppsim errors in Python. Every binding unwraps a Result with Unwrap(); an
-// Error becomes ppsim.Error (a ValueError) carrying the CLI's one-line
-// message and, as .code, the CLI's exit code. Any other C++ exception is
+// Error becomes ppsim.Error (a ValueError) carrying the one-line message
+// (naming keyword arguments where the CLI names its flags) and, as .code,
+// the CLI's exit code. Any other C++ exception is
 // caught at the boundary too (ppsim.Error, code 70): none reaches Python.
 #pragma once
 

@@ -1,5 +1,6 @@
 // Python keyword arguments -> ProblemOptions, the text the CLI's flags hold,
-// so that ToProblem (io) checks them and a bad value gets the CLI's message:
+// so that ToProblem (io) checks them and a bad value gets the CLI's message
+// and exit code (naming the keyword, "chunks", where the CLI names "--chunks"):
 // P=4 -> "-P 4"; costs={"F": 1, "B": [2, 3]} -> "--cost F=1,B=2:3";
 // comm=[1, 8, 1] -> "--comm 1:8:1"; cost_per="chunk" -> "--cost-per chunk". Only the spelling is translated here.
 #pragma once

@@ -85,7 +85,9 @@ void BindSearch(pyb::module_& m) {
                              "the best fitting Zero Bubble greedy's makespan, 0 if none")
       .def(
           "order", [](const S& s, const std::string& format) {
-            return Unwrap(io::ExportSchedule(format, s.result().timeline));
+            Result<std::string> text = io::ExportSchedule(format, s.result().timeline);
+            if (!text) throw PyError{text.error().Renamed("format")};  // the library's "export" is this keyword
+            return *text;
           },
           pyb::arg("format") = "text", "the order found, as `ppsim search --export FORMAT` writes it (text, pytorch-csv)")
       .def("to_json", [](const S& s) { return io::SearchResultJson(*s.run) + "\n"; },

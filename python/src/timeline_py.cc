@@ -164,7 +164,11 @@ void BindTimeline(pyb::module_& m) {
       .def("validate", &Validate, "violations (dicts: rule, message); empty iff legal and tight")
       .def("to_pytorch", [](T& t) { return ToPytorch(t.timeline()); },
            "{rank: [action strings]} as PyTorch's PipelineScheduleMulti.pipeline_order holds them")
-      .def("export", [](T& t, const std::string& format) { return Unwrap(io::ExportSchedule(format, t.timeline())); },
+      .def("export", [](T& t, const std::string& format) {
+             Result<std::string> text = io::ExportSchedule(format, t.timeline());
+             if (!text) throw PyError{text.error().Renamed("format")};  // the library's "export" is this keyword
+             return *text;
+           },
            pyb::arg("format"), "the schedule as 'pytorch-csv' or 'text' (`simulate --export`)")
       .def("to_pandas", [](T& t) {
              pyb::object pd = pyb::module_::import("pandas");

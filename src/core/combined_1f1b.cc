@@ -69,7 +69,7 @@ extern const GeneratorInfo kCombined1F1B = {
     .name = "combined-1f1b",
     .description = "Megatron-LM's combined 1F1B (overlap_moe_expert_parallel_comm): interleaved with one more "
                    "warm-up forward, each steady step one overlapped (F;B) pair with a full backward",
-    .preconditions = "--chunks v ≥ 2 (v = 1 when P = 1); --group g (default P): P ≤ g ≤ M, M mod g = 0 or ≥ P "
+    .preconditions = "chunks v ≥ 2 (v = 1 when P = 1); group g (default P): P ≤ g ≤ M, M mod g = 0 or ≥ P "
                      "(Megatron)",
     .placement = Placement::kLoop,
     .generate = &GenerateCombined1F1B,

@@ -53,7 +53,7 @@ Prediction PredictDualPipe(const Problem& p) { return PredictDualPipeIdle(p, p.P
 extern const GeneratorInfo kDualPipe = {
     .name = "dualpipe",
     .description = "DualPipe (DeepSeek-V3, dualpipe.py): two model copies in opposite directions, overlapped F&B pairs "
-                   "with a full backward (--cost FB=..., --no-overlap: F then B), B/W split only in warm-up and "
+                   "with a full backward (costs.FB, or without overlap F then B), B/W split only in warm-up and "
                    "cool-down; 2x parameters",
     .preconditions = "even P; even M ≥ 2P (M/2 per direction)",
     .placement = Placement::kDualPipe,

@@ -42,7 +42,7 @@ Prediction PredictDualPipeV(const Problem& p) { return PredictDualPipeIdle(p, p.
 extern const GeneratorInfo kDualPipeV = {
     .name = "dualpipev",
     .description = "DualPipeV (DeepSeek dualpipev.py, PyTorch ScheduleDualPipeV): DualPipe folded into a V on P "
-                   "devices, overlapped F&B pairs with a full backward (--no-overlap: F then B)",
+                   "devices, overlapped F&B pairs with a full backward (without overlap: F then B)",
     .preconditions = "exactly 2 chunks per device (V-shape); M ≥ 2P (odd P and M are fine)",
     .placement = Placement::kVShape,
     .fixed_chunks = 2,

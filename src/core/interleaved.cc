@@ -39,8 +39,8 @@ Prediction PredictInterleaved(const Problem& p) {
 extern const GeneratorInfo kInterleaved = {
     .name = "interleaved",
     .description = "Interleaved 1F1B (Megatron-LM, PyTorch ScheduleInterleaved1F1B): v chunks per device, bubble / v; "
-                   "--group g = Megatron's microbatch_group_size_per_vp_stage",
-    .preconditions = "--chunks v ≥ 1; M divisible by max(1, M/P) (PyTorch's rounds); with --group g: P ≤ g ≤ M and "
+                   "group g = Megatron's microbatch_group_size_per_vp_stage",
+    .preconditions = "chunks v ≥ 1; M divisible by max(1, M/P) (PyTorch's rounds); with group g: P ≤ g ≤ M and "
                      "M mod g = 0 or ≥ P (Megatron)",
     .placement = Placement::kLoop,
     .generate = &GenerateInterleaved,

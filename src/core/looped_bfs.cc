@@ -26,7 +26,7 @@ Result<Schedule> GenerateLoopedBFS(const Problem& p) {
 extern const GeneratorInfo kLoopedBFS = {
     .name = "looped-bfs",
     .description = "Looped BFS (PyTorch ScheduleLoopedBFS): each chunk's forwards for all microbatches, then backwards",
-    .preconditions = "--chunks v ≥ 1",
+    .preconditions = "chunks v ≥ 1",
     .placement = Placement::kLoop,
     .generate = &GenerateLoopedBFS,
 };

@@ -62,7 +62,7 @@ Error CheckZB1P(const Problem& p) { return CheckPytorchRounds(p, "zb1p"); }
 extern const GeneratorInfo kZB1P = {
     .name = "zb1p",
     .description = "ZB1P (PyTorch ScheduleInterleavedZeroBubble): interleaved 1F1B with B split from W; v = 1 is ZB-H1",
-    .preconditions = "--chunks v ≥ 1; M divisible by max(1, M/P)",
+    .preconditions = "chunks v ≥ 1; M divisible by max(1, M/P)",
     .placement = Placement::kLoop,
     .split_backward = true,
     .generate = &GenerateZB1P,

@@ -24,18 +24,6 @@ Error ParseIntField(const std::string& field, const std::string& text, long long
   return Error::Ok();
 }
 
-std::string CliFlag(std::string_view field) {
-  if (field == "P" || field == "M") return "-" + std::string(field);
-  if (field == "costs") return "--cost";
-  if (field == "memory.limit") return "--memory-limit";
-  std::string flag = "--" + std::string(field);
-  for (char& c : flag)
-    if (c == '_') c = '-';
-  return flag;
-}
-
-Error AsCliError(const Error& e) { return e.field.empty() || !e.file.empty() ? e : e.Renamed(CliFlag(e.field)); }
-
 Result<Problem> ToProblem(const ProblemOptions& o) {
   Problem p;
   auto set = [&p](const char* key, const std::string& text) {

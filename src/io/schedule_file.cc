@@ -27,11 +27,14 @@ Result<Timeline> SimulateImported(ImportedSchedule imported, const Problem& flag
                                   const std::string& source) {
   Problem p = flags;
   const Problem& shape = imported.problem;
-  if (shape_given && (p.P != shape.P || p.M != shape.M || p.v != shape.v))
-    return Fail(ErrorCode::kInvalidValue,
-                "-P/-M/--chunks (P=" + std::to_string(p.P) + " M=" + std::to_string(p.M) + " v=" +
-                    std::to_string(p.v) + ") disagree with " + source + " (P=" + std::to_string(shape.P) +
-                    " M=" + std::to_string(shape.M) + " v=" + std::to_string(shape.v) + "); drop them");
+  if (shape_given && (p.P != shape.P || p.M != shape.M || p.v != shape.v)) {
+    // Named by the first value that disagrees; the message gives all three.
+    const char* field = p.P != shape.P ? "P" : p.M != shape.M ? "M" : "chunks";
+    return Error::Field(ErrorCode::kInvalidValue, field,
+                        ": P=" + std::to_string(p.P) + " M=" + std::to_string(p.M) + " v=" + std::to_string(p.v) +
+                            " disagree with " + source + " (P=" + std::to_string(shape.P) + " M=" +
+                            std::to_string(shape.M) + " v=" + std::to_string(shape.v) + "); drop them");
+  }
   p.P = shape.P;
   p.M = shape.M;
   p.v = shape.v;
@@ -45,7 +48,7 @@ Result<Timeline> SimulateImported(ImportedSchedule imported, const Problem& flag
   e = ScaleCosts(p, *k, split);
   if (e.code != ErrorCode::kOk) return e;
   Result<Timeline> t = Place(p, std::move(imported.schedule));
-  if (!t) return Fail(t.error().code, source + ": " + t.error().message);
+  if (!t) return t.error().At(source);
   return t;
 }
 

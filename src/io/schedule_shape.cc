@@ -115,7 +115,7 @@ Result<ImportedSchedule> BuildImportedSchedule(const std::string& source,
     if (fits) p.placement = Placement::kDualPipe;
   }
   e = ValidateProblem(p);
-  if (e.code != ErrorCode::kOk) return Fail(e.code, source + ": " + e.message);
+  if (e.code != ErrorCode::kOk) return e.At(source);
 
   Schedule& sched = out.schedule;
   sched.name = source;
@@ -142,7 +142,7 @@ Result<ImportedSchedule> BuildImportedSchedule(const std::string& source,
           Slot{sched.space.Id(slot.first.op), slot.second ? sched.space.Id(slot.second->op) : kNoOp, slot.full});
   }
   e = CheckComplete(p, sched);
-  if (e.code != ErrorCode::kOk) return Fail(e.code, source + ": " + e.message);
+  if (e.code != ErrorCode::kOk) return e.At(source);
   return out;
 }
 

@@ -266,7 +266,7 @@ Result<DisplayList> Layout(const LayoutInput& in, TextMeasurer& measurer) {
   f.x1 = std::round(f.right - idle_w);
   f.cw = (f.x1 - f.x0) / static_cast<double>(f.T);
   if (f.x1 - f.x0 < 16) {
-    return Fail(ErrorCode::kLegibility, "render: no room for the chart in " + Str(in.width) + " pixels; use a wider --size");
+    return Fail(ErrorCode::kLegibility, "render: no room for the chart in " + Str(in.width) + " pixels; use a wider size");
   }
   f.agg = TicksPerStrip(f.cw);
   for (const RunSummary& r : list.runs) style.finishes.push_back(r.metrics.makespan);
@@ -317,8 +317,8 @@ Result<DisplayList> Layout(const LayoutInput& in, TextMeasurer& measurer) {
                 "render: " + Str(R) + " charts of " + Str(maxP) + " devices do not fit in " + Str(in.width) + "x" +
                     Str(in.height) + " pixels (" +
                     (fit > 0 ? "at most " + Str(fit) + " fit" : "not even one fits") +
-                    (rule.device ? " with a gauge per device" : "") + "); use a taller --size or fewer runs" +
-                    (rule.device ? ", or --gauge cluster" : ""));
+                    (rule.device ? " with a gauge per device" : "") + "); use a taller size or fewer runs" +
+                    (rule.device ? ", or gauge cluster" : ""));
   }
   // Charts follow the legend directly and the closing lines follow the
   // charts: what height is left over stays at the frame's bottom, not as a

@@ -74,7 +74,7 @@ Error CheckLegibility(const DisplayList& list, TextMeasurer& measurer) {
   const size_t shown = std::min<size_t>(problems.size(), 6);
   for (size_t i = 0; i < shown; ++i) message += (i ? "; " : "") + problems[i];
   if (problems.size() > shown) message += "; and " + std::to_string(problems.size() - shown) + " more";
-  return Fail(ErrorCode::kLegibility, message + " (try a larger --size)");
+  return Fail(ErrorCode::kLegibility, message + " (try a larger size)");
 }
 
 }  // namespace ppsim::render

@@ -51,6 +51,10 @@ Error CheckRenderSize(const std::vector<Problem>& problems) {
                                         " a picture is drawn from; use smaller P or M (simulate handles more)");
 }
 
+Error StdoutNeedsText() {
+  return Error::Field(ErrorCode::kUsage, "format", " must be text to write to stdout");
+}
+
 Result<OutputFormat> FormatFor(const std::string& path, const std::string& format) {
   if (!format.empty()) {
     for (const Named& n : kFormats) {
@@ -58,15 +62,16 @@ Result<OutputFormat> FormatFor(const std::string& path, const std::string& forma
     }
     std::string names;
     for (const Named& n : kFormats) names += (names.empty() ? "" : ", ") + std::string(n.name);
-    return Fail(ErrorCode::kUnknownName, "--format: unknown format \"" + format + "\" (known: " + names + ")");
+    return Error::Field(ErrorCode::kUnknownName, "format", ": unknown format \"" + format + "\" (known: " + names + ")");
   }
-  if (path == "-") return Fail(ErrorCode::kUsage, "-o -: writing to stdout needs --format text");
+  if (path == "-") return StdoutNeedsText();
   std::string lower = path;
   std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
   for (const Named& n : kFormats) {
     if (EndsWith(lower, n.ext)) return n.format;
   }
-  return Fail(ErrorCode::kUsage, "-o " + path + ": cannot tell the format from the name (use " + Known() + ")");
+  return Error::Field(ErrorCode::kUsage, "out",
+                      " " + path + ": cannot tell the format from the name (use " + Known() + ")");
 }
 
 bool IsVideo(OutputFormat f) { return f == OutputFormat::kMp4 || f == OutputFormat::kWebm || f == OutputFormat::kGif; }
@@ -105,7 +110,7 @@ bool SameLayout(const RenderOptions& a, const RenderOptions& b, const LayoutInpu
 
 Result<DisplayList> LayOut(const LayoutInput& input, const RenderOptions& options) {
   if (options.fps < 1 || options.fps > 240) {
-    return Fail(ErrorCode::kInvalidValue, "fps " + std::to_string(options.fps) + " is outside 1..240");
+    return Error::Field(ErrorCode::kInvalidValue, "fps", " " + std::to_string(options.fps) + " is outside 1..240");
   }
   // Text is laid out in character cells, with no font: the terminal shows
   // the chart `simulate --format text` prints (text_output.h).
@@ -120,8 +125,9 @@ Result<DisplayList> LayOut(const LayoutInput& input, const RenderOptions& option
   Result<DisplayList> list = measurer != nullptr ? Layout(in, *measurer) : LayOutText(input);
   if (!list.ok()) return list.error();
   if (options.at_tick && (*options.at_tick < 0 || *options.at_tick > list->last_tick)) {
-    return Fail(ErrorCode::kInvalidValue, "--at-tick " + std::to_string(*options.at_tick) + " is outside 0.." +
-                                              std::to_string(list->last_tick) + " (the longest makespan)");
+    return Error::Field(ErrorCode::kInvalidValue, "at_tick",
+                        " " + std::to_string(*options.at_tick) + " is outside 0.." +
+                            std::to_string(list->last_tick) + " (the longest makespan)");
   }
   if (measurer != nullptr) {  // pixels: every text box checked with the font it is painted in
     if (Error e = CheckLegibility(*list, *measurer); e.code != ErrorCode::kOk) return e;
@@ -131,7 +137,7 @@ Result<DisplayList> LayOut(const LayoutInput& input, const RenderOptions& option
 
 Error Paint(const DisplayList& list, const std::string& path, const RenderOptions& options) {
   if (options.format != OutputFormat::kText && path == "-") {
-    return Fail(ErrorCode::kUsage, "-o -: only --format text can go to stdout");
+    return StdoutNeedsText();
   }
   if (IsVideo(options.format)) {
     VideoOptions v;

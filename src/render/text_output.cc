@@ -15,10 +15,10 @@ Result<DisplayList> LayOutText(const LayoutInput& input) {
     total += std::int64_t{p.P} * p.v * p.M;
   }
   if (total > kMaxTextStageMicrobatches) {
-    return Fail(ErrorCode::kTooLarge, "--format text: " + std::to_string(total) +
-                                          " stage-microbatches (P·v·M), over the limit " +
-                                          std::to_string(kMaxTextStageMicrobatches) +
-                                          " a text chart is drawn from; use smaller P or M, or leave out --format text");
+    return Error::Field(ErrorCode::kTooLarge, "format",
+                        " text: " + std::to_string(total) + " stage-microbatches (P·v·M), over the limit " +
+                            std::to_string(kMaxTextStageMicrobatches) +
+                            " a text chart is drawn from; use smaller P or M, or another format");
   }
   LayoutInput in = input;
   in.width = in.height = kTextFrame;

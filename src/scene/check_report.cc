@@ -103,7 +103,7 @@ Result<CheckReport> CheckSweep(std::string_view text, const std::string& path, c
     r.text += "  " + PointText(s->counterexamples[i]) + ": " + s->counterexamples[i].claim.Explain() + "\n";
   if (s->counterexamples.size() > kTextCounterexamples)
     r.text += "  ... and " + std::to_string(s->counterexamples.size() - kTextCounterexamples) +
-              " more (--json lists all)\n";
+              " more (the JSON report lists all)\n";
   return r;
 }
 
@@ -113,7 +113,7 @@ Result<CheckReport> CheckScene(std::string_view text, const std::string& path, c
                                const std::vector<std::string>& sweep, int threads, const std::string& shard,
                                bool with_json) {
   if (sweep.empty() && !shard.empty())
-    return Fail(ErrorCode::kUsage, "--shard " + shard + ": splits a sweep; give --sweep too");
+    return Fail(ErrorCode::kUsage, "splits a sweep; give sweep axes too").Via("shard", shard);
   return sweep.empty() ? CheckOnce(text, path, set) : CheckSweep(text, path, set, sweep, threads, shard, with_json);
 }
 

@@ -17,7 +17,7 @@ namespace ppsim::scene {
 namespace {
 
 Error RangeError(const std::string& field, long long value, const char* range) {
-  return Fail(ErrorCode::kInvalidValue, field + " " + std::to_string(value) + " is outside " + range);
+  return Error::Field(ErrorCode::kInvalidValue, field, " " + std::to_string(value) + " is outside " + range);
 }
 
 Error CheckOptions(const SceneRenderOptions& o) {
@@ -26,17 +26,17 @@ Error CheckOptions(const SceneRenderOptions& o) {
     return RangeError("display_width", o.display_width, "16..16384");
   }
   if (!o.gauge.empty() && o.gauge != "cluster" && o.gauge != "device") {
-    return Fail(ErrorCode::kInvalidValue, "gauge \"" + o.gauge + "\" is not one of cluster, device");
+    return Error::Field(ErrorCode::kInvalidValue, "gauge", " \"" + o.gauge + "\" is not one of cluster, device");
   }
   if (o.text_columns != 0 && (o.text_columns < 20 || o.text_columns > 100000)) {
-    return Fail(ErrorCode::kInvalidValue,
-                "width " + std::to_string(o.text_columns) + " is outside 20..100000 (text columns)");
+    return Error::Field(ErrorCode::kInvalidValue, "width",
+                        " " + std::to_string(o.text_columns) + " is outside 20..100000 (text columns)");
   }
   if (o.size) {
     auto [w, h] = *o.size;
     if (w < 16 || h < 16 || w > 16384 || h > 16384) {
-      return Fail(ErrorCode::kInvalidValue, "size " + std::to_string(w) + "x" + std::to_string(h) +
-                                                " is outside 16..16384 on a side");
+      return Error::Field(ErrorCode::kInvalidValue, "size",
+                          " " + std::to_string(w) + "x" + std::to_string(h) + " is outside 16..16384 on a side");
     }
   }
   if (o.outputs.empty()) {
@@ -97,8 +97,8 @@ Result<std::pair<int, int>> ParseFrameSize(const std::string& text, const std::s
   char x = 0, extra = 0;
   if (std::sscanf(text.c_str(), "%d%c%d%c", &w, &x, &h, &extra) != 3 || (x != 'x' && x != 'X') || w < 16 ||
       h < 16 || w > 16384 || h > 16384) {
-    return Fail(ErrorCode::kInvalidValue,
-                field + " \"" + text + "\" must be WIDTHxHEIGHT, each 16..16384 (e.g. 1920x1080)");
+    return Error::Field(ErrorCode::kInvalidValue, field,
+                        " \"" + text + "\" must be WIDTHxHEIGHT, each 16..16384 (e.g. 1920x1080)");
   }
   return std::make_pair(w, h);
 }
@@ -112,10 +112,10 @@ Result<std::vector<render::OutputFormat>> Formats(const SceneRenderOptions& o) {
     Result<render::OutputFormat> f = render::FormatFor(out, o.outputs.size() == 1 ? o.format : "");
     if (!f) return f.error();
     if (o.at_tick && render::IsVideo(*f)) {
-      return Fail(ErrorCode::kUsage, "at_tick picks one frame: use it with .png, .svg, .html or text");
+      return Error::Field(ErrorCode::kUsage, "at_tick", " picks one frame: use it with .png, .svg, .html or text");
     }
     if (*f != render::OutputFormat::kText && out == "-") {
-      return Fail(ErrorCode::kUsage, "-o -: only --format text can go to stdout");
+      return render::StdoutNeedsText();
     }
     formats.push_back(*f);
   }

@@ -14,11 +14,12 @@
 namespace ppsim::scene {
 namespace {
 
-// Where a value came from, for messages: scene.toml at 3:5, or "--set P=0"
-// (no line).
+// Where a value came from, for messages: scene.toml at 3:5, or "P=0" given
+// through the parameter "set" (no line).
 struct Origin {
   std::string file;
   SourcePos pos;
+  std::string via;  // "" = a file; "set" = an override (Error::Via)
 };
 
 class SceneLoader {
@@ -92,16 +93,16 @@ class SceneLoader {
 
   Origin At(const toml::node& node) const {
     const auto& b = node.source().begin;
-    return {path_, {static_cast<int>(b.line), static_cast<int>(b.column)}};
+    return {path_, {static_cast<int>(b.line), static_cast<int>(b.column)}, ""};
   }
   Origin At(const toml::key& key) const {
     const auto& b = key.source().begin;
-    return {path_, {static_cast<int>(b.line), static_cast<int>(b.column)}};
+    return {path_, {static_cast<int>(b.line), static_cast<int>(b.column)}, ""};
   }
   bool Bad(ErrorCode code, const Origin& o, const std::string& what) { return Bad(Fail(code, what), o); }
   // `e` placed at `o` (a column `e` has counts from o's).
   bool Bad(const Error& e, const Origin& o) {
-    err_ = e.At(o.file, o.pos.line, o.pos.column);
+    err_ = o.via.empty() ? e.At(o.file, o.pos.line, o.pos.column) : e.Via(o.via, o.file);
     return false;
   }
 
@@ -182,7 +183,7 @@ class SceneLoader {
                  key + " is a cost, named by claims from costs: write costs = { " + key + " = ... }");
     if (node.is_integer() || node.is_floating_point()) {
       Result<Rational> r = Number(node);
-      if (!r.ok()) return Bad(ErrorCode::kInvalidValue, o, key + ": " + r.error().message);
+      if (!r.ok()) return Bad(Error(ErrorCode::kInvalidValue, r.error().message).With(key), o);
       if (!IsIdentifier(key))
         return Bad(ErrorCode::kInvalidValue, o, "parameter '" + key + "' is not a name claims can use (letters, digits, _)");
       scene_.params[key] = *r;
@@ -212,11 +213,11 @@ class SceneLoader {
     return e->value.number;
   }
 
-  // --set KEY=VALUE.
+  // An override KEY=VALUE (the CLI's --set).
   bool Override(const std::string& item) {
-    const Origin o{"--set " + item, {}};
+    const Origin o{item, {}, "set"};
     const size_t eq = item.find('=');
-    if (eq == std::string::npos || eq == 0) return Bad(ErrorCode::kUsage, o, "expected KEY=VALUE, e.g. --set P=8");
+    if (eq == std::string::npos || eq == 0) return Bad(ErrorCode::kUsage, o, "expected KEY=VALUE, e.g. P=8");
     const std::string key = item.substr(0, eq), raw = item.substr(eq + 1);
     std::string unquoted = raw;
     if (unquoted.size() >= 2 && unquoted.front() == '"' && unquoted.back() == '"')
@@ -245,7 +246,7 @@ class SceneLoader {
     }
     const toml::node& value = *parsed.get("x");
     if (key == "run" || key == "claim" || key == "closing" || key == "render")
-      return Bad(ErrorCode::kUsage, o, "--set changes top-level values only, not [" + key + "]");
+      return Bad(ErrorCode::kUsage, o, "an override changes top-level values only, not [" + key + "]");
     if (key != "costs" && scene_.params.count(key) == 0) {
       std::string names = "title, subtitle, costs";
       for (const ppsim::ProblemKey& row : KeyTable()) names += ", " + std::string(row.name);
@@ -336,7 +337,7 @@ class SceneLoader {
     pos.column += (rest.rfind("\"\"\"", 0) == 0 || rest.rfind("'''", 0) == 0) ? 3 : 1;
     return pos;
   }
-  Origin TextOrigin(const toml::node& value) const { return {path_, TextStart(value)}; }
+  Origin TextOrigin(const toml::node& value) const { return {path_, TextStart(value), ""}; }
 
   bool Claims(const toml::node& node) {
     const toml::array* claims = node.as_array();
@@ -355,7 +356,7 @@ class SceneLoader {
         has_check = true;
       }
       if (!has_check) return Bad(ErrorCode::kInvalidValue, At(c), "[[claim]] needs check = \"...\"");
-      const Origin o{path_, claim.pos};
+      const Origin o{path_, claim.pos, ""};
       Result<Claim> parsed = ParseClaim(claim.check);
       if (!parsed.ok()) return Bad(parsed.error().With("claim"), o);
       const Error e = CheckNames(*parsed, run_names_, scene_.params);

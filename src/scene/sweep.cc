@@ -48,10 +48,11 @@ std::string PointName(const std::vector<std::pair<std::string, std::int64_t>>& p
 namespace {
 
 Result<SweepAxis> ParseAxis(std::string_view spec) {
-  const std::string where = "--sweep " + std::string(spec) + ": ";
+  const std::string where(spec);  // placed with Via("sweep", spec)
+  auto fail = [&where](ErrorCode code, const std::string& what) { return Fail(code, what).Via("sweep", where); };
   const size_t eq = spec.find('=');
   if (eq == std::string_view::npos || eq == 0)
-    return Fail(ErrorCode::kUsage, where + "expected KEY=A..B or KEY=A,B,C, e.g. --sweep P=1..16");
+    return fail(ErrorCode::kUsage, "expected KEY=A..B or KEY=A,B,C, e.g. P=1..16");
   SweepAxis axis;
   axis.key = std::string(spec.substr(0, eq));
   const std::string_view range = spec.substr(eq + 1);
@@ -59,10 +60,10 @@ Result<SweepAxis> ParseAxis(std::string_view spec) {
   if (dots != std::string_view::npos) {
     std::int64_t a = 0, b = 0;
     if (!ParseInt(range.substr(0, dots), &a) || !ParseInt(range.substr(dots + 2), &b))
-      return Fail(ErrorCode::kUsage, where + "'" + std::string(range) + "' is not a range of whole numbers A..B");
-    if (b < a) return Fail(ErrorCode::kUsage, where + "empty range (" + std::to_string(b) + " < " + std::to_string(a) + ")");
+      return fail(ErrorCode::kUsage, "'" + std::string(range) + "' is not a range of whole numbers A..B");
+    if (b < a) return fail(ErrorCode::kUsage, "empty range (" + std::to_string(b) + " < " + std::to_string(a) + ")");
     if (static_cast<__int128>(b) - a + 1 > kMaxSweepPoints)  // 128 bits: INT64_MIN..INT64_MAX cannot overflow
-      return Fail(ErrorCode::kTooLarge, where + "more than " + std::to_string(kMaxSweepPoints) + " values");
+      return fail(ErrorCode::kTooLarge, "more than " + std::to_string(kMaxSweepPoints) + " values");
     for (std::int64_t x = a;; ++x) {  // stops at b without stepping past INT64_MAX
       axis.values.push_back(x);
       if (x == b) break;
@@ -74,10 +75,10 @@ Result<SweepAxis> ParseAxis(std::string_view spec) {
     const size_t comma = std::min(range.find(',', from), range.size());
     std::int64_t x = 0;
     if (!ParseInt(range.substr(from, comma - from), &x))
-      return Fail(ErrorCode::kUsage, where + "'" + std::string(range.substr(from, comma - from)) + "' is not a whole number");
+      return fail(ErrorCode::kUsage, "'" + std::string(range.substr(from, comma - from)) + "' is not a whole number");
     axis.values.push_back(x);
     if (static_cast<std::int64_t>(axis.values.size()) > kMaxSweepPoints)
-      return Fail(ErrorCode::kTooLarge, where + "more than " + std::to_string(kMaxSweepPoints) + " values");
+      return fail(ErrorCode::kTooLarge, "more than " + std::to_string(kMaxSweepPoints) + " values");
     from = comma + 1;
   }
   return axis;
@@ -88,14 +89,14 @@ Result<SweepAxis> ParseAxis(std::string_view spec) {
 Result<SweepAxis> ParseSweepAxis(std::string_view spec) {
   Result<SweepAxis> axis = ParseAxis(spec);
   if (!axis.ok()) return axis;
-  // A problem key's values are checked as --set and a scene check them (the
+  // A problem key's values are checked as overrides and a scene check them (the
   // key table): P=0..4 is refused, as P = 0 is, rather than skipped.
   if (FindProblemKey(axis->key) != nullptr) {
     const auto [lo, hi] = std::minmax_element(axis->values.begin(), axis->values.end());
     for (std::int64_t x : {*lo, *hi}) {
       Problem scratch;
       if (Error e = SetProblemKey(axis->key, KeyValue::Int(x), scratch); !e.ok())
-        return e.At("--sweep " + std::string(spec));
+        return e.Via("sweep", std::string(spec));
     }
   }
   return axis;
@@ -122,8 +123,7 @@ Result<SweepShard> ParseSweepShard(std::string_view spec) {
   if (slash == std::string_view::npos || !ParseInt(spec.substr(0, slash), &shard.index) ||
       !ParseInt(spec.substr(slash + 1), &shard.count) || shard.count < 1 || shard.index < 1 ||
       shard.index > shard.count)
-    return Fail(ErrorCode::kUsage,
-                "--shard " + std::string(spec) + ": expected I/N with 1 ≤ I ≤ N (shard I of N), e.g. --shard 1/4");
+    return Fail(ErrorCode::kUsage, "expected I/N with 1 ≤ I ≤ N (shard I of N), e.g. 1/4").Via("shard", std::string(spec));
   return shard;
 }
 
@@ -138,7 +138,7 @@ Result<SweepResult> Sweep(std::string_view text, const std::string& path, const 
     total *= static_cast<std::int64_t>(a.values.size());
     if (total > kMaxSweepPoints)
       return Fail(ErrorCode::kTooLarge, "the sweep has more than " + std::to_string(kMaxSweepPoints) +
-                                            " points; narrow a --sweep range");
+                                            " points; narrow a sweep range");
   }
   auto overrides_of = [&](const std::vector<std::pair<std::string, std::int64_t>>& point) {
     std::vector<std::string> o;
@@ -152,7 +152,7 @@ Result<SweepResult> Sweep(std::string_view text, const std::string& path, const 
   for (const SweepAxis& a : axes) {
     Scene probe = source->scene();
     Error e = source->Reload(overrides_of({{a.key, a.values.front()}}), &probe);
-    if (e.code == ErrorCode::kUsage) return Fail(ErrorCode::kUsage, e.message).At("--sweep " + a.key);
+    if (e.code == ErrorCode::kUsage) return Fail(ErrorCode::kUsage, e.message).Via("sweep", a.key);
   }
 
   std::vector<Claim> parsed;  // parsed once; the scene's load has checked them

@@ -97,7 +97,7 @@ inline constexpr BadInput kBadInputs[] = {
     {"SimulateTextTooLargeToDraw", "chart size", "", "simulate -s 1f1b -P 64 -M 8192 --format text",
      ErrorCode::kTooLarge,
      "--format text: 524288 stage-microbatches (P·v·M), over the limit 262144 a text chart is drawn from; use "
-     "smaller P or M, or leave out --format text"},
+     "smaller P or M, or another format"},
     // Timeline JSON: limits checked before anything is sized by them, every
     // number outside int64 an error naming its field.
     {"TimelineNegativeP", "timeline JSON", "printf '{\"P\": -1, \"ops\": []}' >t.json", "validate t.json",

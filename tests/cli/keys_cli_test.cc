@@ -84,6 +84,20 @@ TEST(KeysCli, AWordOutsideItsSetIsExit3EverySpelling) {
                  ErrorCode::kInvalidValue, "'always' is not one of held, resident");
 }
 
+// The render library names its field ("display_width", "fps"); the CLI says
+// the flag the user typed, a scene its key and place. One exit code either way.
+TEST(KeysCli, ARenderValueOutOfRangeIsExit3FlagOrScene) {
+  const std::string out = "/tmp/ppsim_keys_" + std::to_string(::getpid()) + "_narrow.svg";
+  const std::string narrow = Write("narrow.toml", "P = 4\nM = 6\n[render]\ndisplay_width = 8\n" + std::string(kRun));
+  ExpectSameCode({{"--display-width 8", RunPpsim("render " + kGood + " -o " + out + " --display-width 8")},
+                  {"[render] display_width = 8", RunPpsim("render " + narrow + " -o " + out)}},
+                 ErrorCode::kInvalidValue, "display");  // --display-width, render.display_width
+  EXPECT_EQ(RunPpsim("render " + kGood + " -o " + out + " --display-width 8").err,
+            "ppsim: --display-width 8 is outside 16..16384\n");
+  EXPECT_EQ(RunPpsim("render " + narrow + " -o " + out).err.find("--"), std::string::npos);  // the scene's key
+  EXPECT_EQ(RunPpsim("render " + kGood + " -o " + out + " --fps 1000").err, "ppsim: --fps 1000 is outside 1..240\n");
+}
+
 TEST(KeysCli, ListKeysPrintsTheTable) {
   const ToolRun r = RunPpsim("list --keys");
   EXPECT_EQ(r.exit_code, 0) << r.err;

@@ -104,7 +104,7 @@ TEST_F(RenderCli, OtherSizesAndTheInterleavedSceneRenderLegibly) {
 TEST_F(RenderCli, IllegibleSizeFailsNamingTheLabels) {
   auto run = RunPpsim("render " + kExample + " --set P=32 --set M=64 --size 320x180 -o " + Path("tiny.png"));
   EXPECT_EQ(run.exit_code, 14) << run.err;  // kLegibility
-  EXPECT_THAT(run.err, HasSubstr("--size"));
+  EXPECT_THAT(run.err, HasSubstr("use a taller size"));  // the render library names the field, not the flag
   EXPECT_FALSE(std::filesystem::exists(Path("tiny.png")));
 }
 

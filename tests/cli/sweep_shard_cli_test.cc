@@ -80,7 +80,7 @@ TEST(SweepShardCli, BadShardSpecsAreUsageErrorsNamingShard) {
   }
   const auto r = RunPpsim("check " + kInterleaved + " --shard 1/2");
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_NE(r.err.find("--shard 1/2: splits a sweep; give --sweep too"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("ppsim: --shard 1/2: splits a sweep; give sweep axes too"), std::string::npos) << r.err;
 }
 
 TEST(SweepShardCli, MergeRefusesInconsistentShards) {

@@ -55,7 +55,8 @@ TEST(ProblemKeys, ErrorsNameTheKeyWithOneCodePerMistake) {
 TEST(ProblemKeys, ErrorsTakeAPositionAndAFrontEndsSpelling) {
   const Error e = Set("chunks", "0");
   EXPECT_EQ(e.At("s.toml", 3, 10).Text(), "s.toml:3:10: chunks must be ≥ 1, got 0");
-  EXPECT_EQ(e.At("--set v=0").Text(), "--set v=0: chunks must be ≥ 1, got 0");
+  EXPECT_EQ(e.Via("set", "v=0").Text(), "set v=0: chunks must be ≥ 1, got 0");
+  EXPECT_EQ(e.Via("set", "v=0").At("s.toml", 3).Text(), "set v=0: chunks must be ≥ 1, got 0");  // placed already
   EXPECT_EQ(e.Renamed("--chunks").Text(), "--chunks must be ≥ 1, got 0");
   EXPECT_EQ(e.With("run A").Renamed("--chunks").Text(), "run A: chunks must be ≥ 1, got 0");  // context fixes the name
 }

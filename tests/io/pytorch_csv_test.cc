@@ -241,7 +241,7 @@ TEST(PytorchCsvErrors, DuplicateNamesBothPositions) {
 TEST(PytorchCsvErrors, MissingOp) {
   const Error e = ReadError("0F0,0F1,0B0\r\n");
   EXPECT_EQ(e.code, ErrorCode::kBadSchedule);
-  EXPECT_EQ(e.message, "s.csv: B1@s0 is missing (expected on device 0)");
+  EXPECT_EQ(e.Text(), "s.csv: B1@s0 is missing (expected on device 0)");
 }
 
 TEST(PytorchCsvErrors, StageOnTwoRanks) {

@@ -98,7 +98,7 @@ TEST(ScheduleTextErrors, SyntaxWithPositions) {
 TEST(ScheduleTextErrors, MissingDuplicateUnknown) {
   Error e = ReadError("F0 F1 B0\nF0 B0 F1 B1\n");
   EXPECT_EQ(e.code, ErrorCode::kBadSchedule);
-  EXPECT_EQ(e.message, "s.txt: B1@s0 is missing (expected on device 0)");
+  EXPECT_EQ(e.Text(), "s.txt: B1@s0 is missing (expected on device 0)");
   e = ReadError("F0 F1 B0 B1 F1\nF0 B0 F1 B1\n");
   EXPECT_EQ(e.code, ErrorCode::kBadSchedule);
   EXPECT_EQ(e.message, "s.txt:1:13: F1@s0 appears twice (first at 1:4)");

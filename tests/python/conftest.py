@@ -16,6 +16,22 @@ def run_cli(*args):
     return p.returncode, p.stdout, p.stderr
 
 
+# The CLI's flags that are not "--" + the keyword with "_" as "-".
+_KEYWORDS = {"--cost": "costs", "-o": "out"}
+
+
+def as_python(cli_err):
+    """The CLI's stderr line as ppsim.Error's message: without "ppsim: " and with
+    a leading flag ("--chunks", "--set") named as the library names it ("chunks",
+    "set"). Only the CLI knows its flags (tools/ppsim/cli_error.cc)."""
+    line = cli_err[len("ppsim: "):].rstrip("\n")
+    if not line.startswith("-"):
+        return line
+    end = min((i for i in (line.find(" "), line.find(":")) if i >= 0), default=len(line))
+    flag = line[:end]
+    return _KEYWORDS.get(flag, flag.lstrip("-").replace("-", "_")) + line[end:]
+
+
 def data_path(name):
     return os.path.join(SOURCE_DIR, "tests", "data", name)
 

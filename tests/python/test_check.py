@@ -4,7 +4,7 @@ import os
 import pytest
 
 import ppsim
-from conftest import SOURCE_DIR, run_cli
+from conftest import SOURCE_DIR, as_python, run_cli
 
 SCENE = os.path.join(SOURCE_DIR, "examples", "gpipe_vs_1f1b.toml")
 
@@ -39,4 +39,4 @@ def test_scene_errors_are_the_cli_errors():
         code, _, err = run_cli(*args)
         with pytest.raises(ppsim.Error) as e:
             call()
-        assert (e.value.code, "ppsim: " + str(e.value) + "\n") == (code, err)
+        assert (e.value.code, str(e.value)) == (code, as_python(err))

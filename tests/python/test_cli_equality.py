@@ -5,7 +5,7 @@ import json
 import pytest
 
 import ppsim
-from conftest import run_cli
+from conftest import as_python, run_cli
 
 SCHEDULES = [s["name"] for s in ppsim.list_schedules()]
 
@@ -32,7 +32,7 @@ def test_to_json_is_the_cli_json(schedule, flags, kwargs):
     if code != 0:  # a precondition: the same message and code
         with pytest.raises(ppsim.Error) as e:
             ppsim.simulate(schedule, **kwargs)
-        assert (e.value.code, "ppsim: " + str(e.value) + "\n") == (code, err)
+        assert (e.value.code, str(e.value)) == (code, as_python(err))
         return
     t = ppsim.simulate(schedule, **kwargs)
     assert t.to_json() == out
@@ -83,4 +83,4 @@ def test_one_model_across_runs():
                                   "--cost-per", "chunk", "--json")[1]
     with pytest.raises(ppsim.Error) as e:
         ppsim.simulate("1f1b", cost_per="op")
-    assert str(e.value) == "--cost-per: 'op' is not one of stage, chunk"
+    assert str(e.value) == "cost_per: 'op' is not one of stage, chunk"

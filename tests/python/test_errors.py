@@ -1,14 +1,17 @@
-# Bad input raises ppsim.Error (a ValueError) with the CLI's one-line message
-# and, as .code, the CLI's exit code; nothing else escapes.
+# Bad input raises ppsim.Error (a ValueError) with the CLI's one-line message,
+# naming the keyword argument where the CLI names its flag, and, as .code, the
+# CLI's exit code; nothing else escapes.
 import os
 import tempfile
 
 import pytest
 
 import ppsim
-from conftest import run_cli
+from conftest import SOURCE_DIR, as_python, run_cli
 
 HERE = os.path.dirname(os.path.abspath(__file__))  # a directory, not a file
+SCENE = os.path.join(SOURCE_DIR, "examples", "gpipe_vs_1f1b.toml")
+OUT = os.path.join(tempfile.gettempdir(), "ppsim_test_errors_never_written.svg")
 BIG = 2**40  # the largest cost: P × M × Σ costs would overflow int64 at P=4096
 
 CASES = [
@@ -24,6 +27,16 @@ CASES = [
     (["simulate", "--hold", "always"], lambda: ppsim.simulate(hold="always")),
     (["simulate", "--schedule-file", "/nonexistent/a.csv"], lambda: ppsim.simulate(schedule_file="/nonexistent/a.csv")),
     (["compare", "--schedule", "1f1b,nope"], lambda: ppsim.compare(["1f1b", "nope"])),
+    (["simulate", "-s", "zbv", "--chunks", "3"], lambda: ppsim.simulate("zbv", chunks=3)),
+    (["simulate", "-s", "combined-1f1b", "-P", "4", "-M", "8"], lambda: ppsim.simulate("combined-1f1b", P=4, M=8)),
+    (["check", "/dev/null", "--set", "P=0"], lambda: ppsim.check("/dev/null", set={"P": 0})),
+    (["check", SCENE, "--set", "P=0"], lambda: ppsim.check(SCENE, set={"P": 0})),
+    (["check", SCENE, "--sweep", "P=0..2"], lambda: ppsim.check(SCENE, sweep={"P": "0..2"})),
+    (["simulate", "--memory-limit", "x"], lambda: ppsim.simulate(memory_limit="x")),
+    (["render", SCENE, "-o", OUT, "--fps", "1000"], lambda: ppsim.render(SCENE, OUT, fps=1000)),
+    (["render", SCENE, "-o", OUT, "--size", "1280x"], lambda: ppsim.render(SCENE, OUT, size="1280x")),
+    (["render", SCENE, "-o", OUT, "--at-tick", "100000"], lambda: ppsim.render(SCENE, OUT, at_tick=100000)),
+    (["render", SCENE, "-o", "x.bmp"], lambda: ppsim.render(SCENE, "x.bmp")),
     # The hardening's limits and input checks (docs/reliability.md) reach Python too.
     (["simulate", "-s", "gpipe", "-P", "4096", "-M", "1", "--cost", f"F={BIG},B={BIG}"],
      lambda: ppsim.simulate("gpipe", P=4096, M=1, costs={"F": BIG, "B": BIG})),
@@ -44,7 +57,28 @@ def test_same_message_and_code_as_cli(args, call):
         call()
     assert isinstance(e.value, ValueError)
     assert e.value.code == code
-    assert "ppsim: " + str(e.value) + "\n" == err
+    assert str(e.value) == as_python(err)
+
+
+def test_python_names_the_keyword_the_cli_its_flag():
+    with pytest.raises(ppsim.Error) as e:
+        ppsim.simulate("zbv", chunks=3)
+    assert str(e.value) == "chunks: zbv runs exactly 2 chunk(s) per device; got 3" and e.value.code == 5
+    assert run_cli("simulate", "-s", "zbv", "--chunks", "3")[2] == \
+        "ppsim: --chunks: zbv runs exactly 2 chunk(s) per device; got 3\n"
+    with pytest.raises(ppsim.Error) as e:
+        ppsim.simulate(P=0)
+    assert str(e.value) == "P must be ≥ 1, got 0"
+    with pytest.raises(ppsim.Error) as e:
+        ppsim.simulate(memory_limit="x")
+    assert str(e.value) == "memory_limit: 'x' is not a whole number"
+    with pytest.raises(ppsim.Error) as e:
+        ppsim.render(SCENE, OUT, fps=1000)
+    assert str(e.value) == "fps 1000 is outside 1..240" and e.value.code == 3
+    assert run_cli("render", SCENE, "-o", OUT, "--fps", "1000")[2] == "ppsim: --fps 1000 is outside 1..240\n"
+    with pytest.raises(ppsim.Error) as e:
+        ppsim.simulate("1f1b").export("csv")
+    assert str(e.value) == "format: 'csv' is not one of pytorch-csv, text" and e.value.code == 2
 
 
 def test_deadlock_names_the_waiting_ops():

@@ -7,7 +7,7 @@ import subprocess
 import pytest
 
 import ppsim
-from conftest import BINARY, run_cli
+from conftest import BINARY, as_python, run_cli
 
 # A time limit far above the search's own length (0.4 s on main), so that
 # the heuristics, not the clock, end it: the result is then the same on any
@@ -87,4 +87,4 @@ def test_errors_are_the_clis(flags, kwargs):
     assert code != 0 and out == ""
     with pytest.raises(ppsim.Error) as e:
         ppsim.search(P=4, M=8, **kwargs)
-    assert (e.value.code, "ppsim: " + str(e.value) + "\n") == (code, err)
+    assert (e.value.code, str(e.value)) == (code, as_python(err))

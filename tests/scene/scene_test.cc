@@ -89,12 +89,13 @@ TEST(Scene, SetOverridesTopLevelValuesButNotARunsOwn) {
 TEST(Scene, BadSetIsAUsageErrorNamingTheKeys) {
   Error e = LoadError(kScene, {"m=16"});
   EXPECT_EQ(e.code, ErrorCode::kUsage);
-  EXPECT_NE(e.Text().find("--set m=16"), std::string::npos) << e.Text();
+  EXPECT_NE(e.Text().find("set m=16"), std::string::npos) << e.Text();
   EXPECT_NE(e.Text().find("alpha"), std::string::npos) << e.Text();
   EXPECT_EQ(LoadError(kScene, {"P"}).code, ErrorCode::kUsage);
   e = LoadError(kScene, {"P=0"});
   EXPECT_EQ(e.code, ErrorCode::kInvalidValue);
-  EXPECT_EQ(e.Text(), "--set P=0: P must be ≥ 1, got 0");
+  EXPECT_EQ(e.Text(), "set P=0: P must be ≥ 1, got 0");  // the CLI says "--set P=0"
+  EXPECT_EQ(e.via, "set");
 }
 
 TEST(Scene, ErrorsNameFileLineAndColumn) {

@@ -14,7 +14,7 @@ TEST(SweepLimits, WholeInt64RangeIsRefusedBeforeBuildingIt) {
   ASSERT_FALSE(a.ok());
   EXPECT_EQ(a.error().code, ErrorCode::kTooLarge);
   EXPECT_EQ(a.error().Text(),
-            "--sweep P=-9223372036854775808..9223372036854775807: more than 10000000 values");
+            "sweep P=-9223372036854775808..9223372036854775807: more than 10000000 values");
   EXPECT_EQ(scene::ParseSweepAxis("x=9223372036854775806..9223372036854775807")->values.size(), 2u);  // a parameter: P would be out of range
 }
 

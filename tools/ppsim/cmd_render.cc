@@ -39,7 +39,7 @@ int Run(const RenderCliOptions& o) {
   ro.outputs = o.out;
   ro.format = o.format;
   if (!o.size.empty()) {
-    Result<std::pair<int, int>> size = scene::ParseFrameSize(o.size, "--size");
+    Result<std::pair<int, int>> size = scene::ParseFrameSize(o.size, "size");
     if (!size) return Report(size.error());
     ro.size = *size;
   }

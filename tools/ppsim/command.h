@@ -7,6 +7,7 @@
 
 #include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "ppsim/error.h"
@@ -31,7 +32,16 @@ struct CommandRegistrar {
 // creates that folder when it is missing. Any other missing folder is an error.
 void MakeTourFolder(const std::string& output_path);
 
-// Prints "ppsim: <message>" on stderr and returns the error's exit code.
+// The CLI's flag for a library's field or parameter: "P" -> "-P", "costs"
+// -> "--cost", "cost_per" -> "--cost-per", "at_tick" -> "--at-tick", "set"
+// -> "--set", "output" -> "-o" (cli_error.cc).
+std::string CliFlag(std::string_view field);
+// `e` as the command line spells it: its `via` as a flag, and its field too
+// when the value came from the command line (an error placed in a file or
+// given through --set keeps the key's name).
+Error AsCliError(const Error& e);
+
+// Prints "ppsim: <message>" (AsCliError) on stderr and returns the error's exit code.
 int Report(const Error& error);
 
 }  // namespace ppsim::cli

@@ -11,7 +11,6 @@
 #include <string_view>
 
 #include "command.h"
-#include "ppsim/io/problem_options.h"
 
 namespace ppsim::cli {
 
@@ -29,7 +28,7 @@ void MakeTourFolder(const std::string& path) {
 
 // The one line: the error's Text(), its field spelled as our flag.
 int Report(const Error& error) {
-  std::fprintf(stderr, "ppsim: %s\n", io::AsCliError(error).Text().c_str());
+  std::fprintf(stderr, "ppsim: %s\n", AsCliError(error).Text().c_str());
   return ExitCode(error.code);
 }
 

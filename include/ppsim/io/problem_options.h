@@ -2,13 +2,11 @@
 // --chunks, --cost, --cost-per, --comm, --hold, --cost-file and
 // --memory-limit, which are
 // also the Python module's keyword arguments. ToProblem checks every value
-// and names the field (the key: "P", "chunks", "costs") in its errors; the
-// front ends spell it as the CLI's flag (AsCliError), so both report a bad
-// value with the same one line and exit code.
+// and names the field (the key: "P", "chunks", "costs") in its errors, as
+// Python's keyword arguments are named; the CLI spells it as its flag.
 #pragma once
 
 #include <string>
-#include <string_view>
 
 #include "ppsim/error.h"
 #include "ppsim/problem.h"
@@ -36,13 +34,5 @@ Result<Problem> ToProblem(const ProblemOptions& options);
 // Parses a whole number into [min, max]; an Error naming `field` otherwise:
 // "P: 'x' is not a whole number", "P must be ≥ 1, got 0".
 Error ParseIntField(const std::string& field, const std::string& text, long long min, long long max, int& out);
-
-// The CLI's flag for a field: "P" -> "-P", "costs" -> "--cost", "cost_per"
-// -> "--cost-per". For the front ends only (the CLI, and Python, whose errors
-// are the CLI's): libraries name fields.
-std::string CliFlag(std::string_view field);
-// `e` with its field spelled as the CLI's flag, when the value came from the
-// command line (an error placed in a file or a --set keeps the key's name).
-Error AsCliError(const Error& e);
 
 }  // namespace ppsim::io

@@ -22,6 +22,8 @@ enum class OutputFormat { kMp4, kWebm, kGif, kSvg, kPng, kHtml, kText };
 // `format` if given ("mp4", ..., "text"). "-" (stdout) needs a format.
 Result<OutputFormat> FormatFor(const std::string& path, const std::string& format);
 bool IsVideo(OutputFormat format);
+// The error for drawing anything but text to stdout (kUsage, naming "format").
+Error StdoutNeedsText();
 
 // The width a page is checked at unless told: a blog's text column.
 inline constexpr int kHtmlDisplayWidth = 760;

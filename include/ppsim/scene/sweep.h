@@ -25,9 +25,10 @@ struct SweepAxis {
   std::string key;
   std::vector<std::int64_t> values;
 };
-// kUsage naming the spec on bad syntax or an empty range, kTooLarge over
-// kMaxSweepPoints values; a key of the key table (problem_keys.h) with a value
-// out of its range is the table's error ("--sweep P=0..4: P must be ≥ 1, got 0").
+// kUsage placed at the spec (Via("sweep", spec)) on bad syntax or an empty
+// range, kTooLarge over kMaxSweepPoints values; a key of the key table
+// (problem_keys.h) with a value out of its range is the table's error
+// ("sweep P=0..4: P must be ≥ 1, got 0"; the CLI prints "--sweep P=0..4: ...").
 Result<SweepAxis> ParseSweepAxis(std::string_view spec);
 
 inline constexpr std::int64_t kMaxSweepPoints = 10'000'000;  // refuse larger grids up front
@@ -44,7 +45,7 @@ struct SweepShard {
   std::int64_t index = 1;
   std::int64_t count = 1;
 };
-// From "I/N"; kUsage naming --shard when it is not two whole numbers with
+// From "I/N"; kUsage placed at Via("shard", spec) when it is not two whole numbers with
 // 1 <= I <= N (0/3, 4/3, 1/0, x are refused).
 Result<SweepShard> ParseSweepShard(std::string_view spec);
 // How many of a `points`-point grid's points `shard` runs.
