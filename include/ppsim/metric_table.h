@@ -18,6 +18,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <variant>
 #include <vector>
 
 #include "ppsim/metrics.h"
@@ -47,6 +48,12 @@ struct MetricInfo {
   // < P). nullopt iff it does not fit exact 64-bit arithmetic.
   std::optional<Rational> (*value)(const Metrics& metrics, const Problem& problem, int device);
 };
+
+// A metric's value as JSON writes it (docs/formats.md): an integer for a
+// kInteger metric, the nearest double for a kDouble one, monostate (null)
+// when it does not fit 64-bit arithmetic. Every JSON writer and Python read it.
+using JsonNumber = std::variant<std::monostate, std::int64_t, double>;
+JsonNumber MetricJsonValue(const MetricInfo& metric, const Metrics& metrics, const Problem& problem, int device);
 
 // Every metric, in the order docs list them.
 const std::vector<MetricInfo>& MetricTable();

@@ -8,6 +8,7 @@
 
 #include "bindings.h"
 #include "errors.h"
+#include "metrics_py.h"
 #include "ppsim/scene/render_scene.h"
 
 namespace ppsim::py {
@@ -59,17 +60,10 @@ void BindRender(pyb::module_& m) {
           "runs",
           [](const scene::SceneRenderReport& r) {
             pyb::dict out;
-            for (const RunResult& run : r.runs) {
-              pyb::dict d;
-              d["makespan"] = run.metrics.makespan;
-              d["idle"] = run.metrics.idle;
-              d["busy"] = run.metrics.busy;
-              d["peak_activations"] = run.metrics.activations.peak;
-              out[pyb::str(run.name)] = d;
-            }
+            for (const RunResult& run : r.runs) out[pyb::str(run.name)] = MetricDict(run.metrics, run.timeline.problem);
             return out;
           },
-          "{run name: {makespan, idle, busy, peak_activations}}")
+          "{run name: {metric's JSON key: value}}, every metric as render --json has it")
       .def_readonly("closing", &scene::SceneRenderReport::closing, "the scene's closing lines, filled from the runs")
       .def("to_json", [](const scene::SceneRenderReport& r) { return scene::SceneRenderJson(r) + "\n"; },
            "the bytes `ppsim render --json` prints")

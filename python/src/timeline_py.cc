@@ -17,6 +17,7 @@
 #include "ppsim/io/timeline_json.h"
 #include "ppsim/validate.h"
 #include "bindings.h"
+#include "metrics_py.h"
 #include "repr.h"
 
 namespace ppsim::py {
@@ -115,8 +116,22 @@ pyb::object OpsArray(const Timeline& t) {
 
 void BindTimeline(pyb::module_& m) {
   using T = PyTimeline;
-  pyb::class_<T>(m, "Timeline", "One schedule placed in time (see docs/python.md).")
-      .def_property_readonly("schedule", [](T& t) { return t.timeline().schedule.name; })
+  pyb::class_<T> cls(m, "Timeline", "One schedule placed in time (see docs/python.md).");
+  // Every metric of the table (metric_table.h), under its JSON key and with
+  // the JSON's value: a row added there is a property here.
+  for (const MetricInfo& metric : MetricTable()) {
+    if (metric.json_key != nullptr) {
+      cls.def_property_readonly(
+          metric.json_key, [&metric](T& t) { return MetricObject(metric, t.metrics(), t.timeline().problem, -1); },
+          metric.doc);
+    }
+    if (metric.json_per_device_key != nullptr) {
+      cls.def_property_readonly(
+          metric.json_per_device_key,
+          [&metric](T& t) { return MetricObject(metric, t.metrics(), t.timeline().problem, kEachDevice); }, metric.doc);
+    }
+  }
+  cls.def_property_readonly("schedule", [](T& t) { return t.timeline().schedule.name; })
       .def_property_readonly("P", [](T& t) { return t.timeline().problem.P; })
       .def_property_readonly("M", [](T& t) { return t.timeline().problem.M; })
       .def_property_readonly("v", [](T& t) { return t.timeline().problem.v; })
@@ -128,19 +143,8 @@ void BindTimeline(pyb::module_& m) {
       .def_property_readonly("cost_basis", [](T& t) { return CostBasisName(t.timeline().problem.cost_basis); })
       .def_property_readonly("ticks_per_unit",
                              [](T& t) { return std::max<std::int64_t>(1, t.timeline().problem.ticks_per_unit); })
-      .def_property_readonly("makespan", [](T& t) { return t.metrics().makespan; })
-      .def_property_readonly("busy", [](T& t) { return t.metrics().busy; })
-      .def_property_readonly("idle", [](T& t) { return t.metrics().idle; })
-      .def_property_readonly("bubble_ratio", [](T& t) { return t.metrics().bubble_ratio; })
-      .def_property_readonly("bubble_fraction", [](T& t) { return t.metrics().bubble_fraction; })
-      .def_property_readonly("bubble_rate_span", [](T& t) { return t.metrics().bubble_rate_span; })
-      .def_property_readonly("transfers", [](T& t) { return t.metrics().transfers; })
-      .def_property_readonly("max_span_idle", [](T& t) { return t.metrics().max_span_idle; })
-      .def_property_readonly("max_device_idle", [](T& t) { return t.metrics().max_device_idle; })
-      .def_property_readonly("peak_activations", [](T& t) { return t.metrics().activations.peak; })
-      .def_property_readonly("peak_per_device", [](T& t) { return Vector(t.metrics().activations.peak_per_device); })
-      .def_property_readonly("peak_activations_per_device",
-                             [](T& t) { return Vector(t.metrics().activations.peak_per_device); })
+      .def_property_readonly("peak_per_device", [](T& t) { return Vector(t.metrics().activations.peak_per_device); },
+                             "= peak_activations_per_device")
       .def_property_readonly("busy_per_device", [](T& t) { return Vector(t.metrics().busy_per_device); })
       .def_property_readonly("span_per_device", [](T& t) { return Vector(t.metrics().span_per_device); })
       .def_property_readonly("peak_bytes_per_device", [](T& t) {

@@ -71,6 +71,13 @@ const std::vector<MetricInfo>& Table() {
 
 const std::vector<MetricInfo>& MetricTable() { return Table(); }
 
+JsonNumber MetricJsonValue(const MetricInfo& metric, const Metrics& m, const Problem& p, int device) {
+  const std::optional<Rational> v = metric.value(m, p, device);
+  if (!v) return std::monostate{};
+  if (metric.json_form == JsonForm::kInteger) return v->num();  // the table's integer metrics are whole
+  return v->ToDouble();
+}
+
 const MetricInfo* FindMetric(std::string_view name) {
   for (const MetricInfo& m : Table())
     if (name == m.name) return &m;

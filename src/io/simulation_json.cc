@@ -5,9 +5,9 @@
 #include <algorithm>
 #include <charconv>
 #include <functional>
-#include <optional>
 #include <string_view>
 #include <utility>
+#include <variant>
 
 #include "ppsim/critical_path.h"
 #include "ppsim/memory_bytes.h"
@@ -91,14 +91,14 @@ void Ops(JsonOut& out, const Timeline& t) {
   out.Char(']');
 }
 
-// A metric's value as metric_table.h's JsonForm says; null if it does not fit.
-void MetricValue(JsonOut& out, const MetricInfo& metric, const std::optional<Rational>& v) {
-  if (!v)
-    out.Raw("null");
-  else if (metric.json_form == JsonForm::kInteger)
-    out.Int(v->num());  // the table's integer metrics are whole
+// A metric's value as JSON writes it (MetricJsonValue).
+void Number(JsonOut& out, const JsonNumber& v) {
+  if (const auto* i = std::get_if<std::int64_t>(&v))
+    out.Int(*i);
+  else if (const auto* d = std::get_if<double>(&v))
+    out.Double(*d);
   else
-    out.Double(v->ToDouble());
+    out.Raw("null");
 }
 
 // Every metric of the table (metric_table.h) under its JSON keys: a row added
@@ -106,13 +106,13 @@ void MetricValue(JsonOut& out, const MetricInfo& metric, const std::optional<Rat
 void MetricFields(std::vector<Field>& fields, const Metrics& m, const Problem& p) {
   for (const MetricInfo& metric : MetricTable()) {
     if (metric.json_key != nullptr)
-      fields.push_back({metric.json_key, [&](JsonOut& o) { MetricValue(o, metric, metric.value(m, p, -1)); }});
+      fields.push_back({metric.json_key, [&](JsonOut& o) { Number(o, MetricJsonValue(metric, m, p, -1)); }});
     if (metric.json_per_device_key != nullptr)
       fields.push_back({metric.json_per_device_key, [&](JsonOut& o) {
                           o.Char('[');
                           for (int d = 0; d < p.P; ++d) {
                             if (d > 0) o.Char(',');
-                            MetricValue(o, metric, metric.value(m, p, d));
+                            Number(o, MetricJsonValue(metric, m, p, d));
                           }
                           o.Char(']');
                         }});

@@ -1,7 +1,7 @@
 #include "io/simulation_tree.h"
 
-#include <optional>
 #include <string>
+#include <variant>
 
 #include "ppsim/metric_table.h"
 
@@ -23,21 +23,21 @@ json Series(const StepSeries& s) {
 
 std::string KindString(OpKind k) { return std::string(1, KindChar(k)); }
 
-// A metric's value as metric_table.h's JsonForm says; null if it does not fit.
-json MetricValue(const MetricInfo& metric, const std::optional<Rational>& v) {
-  if (!v) return nullptr;
-  if (metric.json_form == JsonForm::kInteger) return v->num();  // the table's integer metrics are whole
-  return v->ToDouble();
+// A metric's value as JSON writes it (MetricJsonValue).
+json Number(const JsonNumber& v) {
+  if (const auto* i = std::get_if<std::int64_t>(&v)) return *i;
+  if (const auto* d = std::get_if<double>(&v)) return *d;
+  return nullptr;
 }
 
 }  // namespace
 
 void AddMetricsJson(const Metrics& m, const Problem& p, json& into) {
   for (const MetricInfo& metric : MetricTable()) {
-    if (metric.json_key != nullptr) into[metric.json_key] = MetricValue(metric, metric.value(m, p, -1));
+    if (metric.json_key != nullptr) into[metric.json_key] = Number(MetricJsonValue(metric, m, p, -1));
     if (metric.json_per_device_key != nullptr) {
       json list = json::array();
-      for (int d = 0; d < p.P; ++d) list.push_back(MetricValue(metric, metric.value(m, p, d)));
+      for (int d = 0; d < p.P; ++d) list.push_back(Number(MetricJsonValue(metric, m, p, d)));
       into[metric.json_per_device_key] = std::move(list);
     }
   }

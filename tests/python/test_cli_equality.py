@@ -36,6 +36,12 @@ def test_to_json_is_the_cli_json(schedule, flags, kwargs):
         return
     t = ppsim.simulate(schedule, **kwargs)
     assert t.to_json() == out
+    # Every metric of the JSON is a property with the JSON's value.
+    j = json.loads(out)
+    for key in ("makespan", "busy", "idle", "bubble_ratio", "bubble_fraction", "bubble_rate_span", "max_span_idle",
+                "max_device_idle", "transfers", "peak_stage_sets", "peak_activations"):
+        assert getattr(t, key) == j[key] and type(getattr(t, key)) is type(j[key]), key
+    assert t.peak_activations_per_device.tolist() == j["peak_activations_per_device"]
     assert t.to_json(critical_path=True) == run_cli("simulate", "--schedule", schedule, *flags, "--json",
                                                     "--critical-path")[1]
 

@@ -24,6 +24,11 @@ def test_render_writes_the_same_svg_and_report_as_the_cli(tmp_path):
     # The numbers are the runs': GPipe and 1F1B finish together at 18.
     assert r.runs["GPipe"]["makespan"] == r.runs["1F1B"]["makespan"] == 18
     assert r.runs["GPipe"]["peak_activations"] == 23 and r.runs["1F1B"]["peak_activations"] == 9
+    # r.runs has every metric of render --json's runs, with the same values.
+    for run in cli["runs"]:
+        mine_run = {k: (v.tolist() if hasattr(v, "tolist") else v) for k, v in r.runs[run["name"]].items()}
+        assert mine_run == {k: v for k, v in run.items() if k != "name"}
+    assert r.runs["1F1B"]["bubble_ratio"] == 0.5
     assert "same finish: 18 cycles" in str(r)
 
 
