@@ -117,6 +117,19 @@ class SceneLoader {
     *out = v;
     return true;
   }
+  // A [render] setting in [min, max]: outside it is an invalid value either
+  // way (exit 3), as the same setting given as a flag or a Python argument
+  // (render.h, scene/render_scene.cc): "render.fps 1000 is outside 1..240".
+  bool RenderInt(const std::string& key, const toml::node& node, const Origin& o, std::int64_t min, std::int64_t max,
+                 std::int64_t* out) {
+    if (!node.is_integer()) return Bad(ErrorCode::kInvalidValue, o, key + " must be a whole number");
+    const std::int64_t v = node.as_integer()->get();
+    if (v < min || v > max)
+      return Bad(ErrorCode::kInvalidValue, o,
+                 key + " " + std::to_string(v) + " is outside " + std::to_string(min) + ".." + std::to_string(max));
+    *out = v;
+    return true;
+  }
   bool String(const std::string& key, const toml::node& node, const Origin& o, std::string* out) {
     if (!node.is_string()) return Bad(ErrorCode::kInvalidValue, o, key + " must be a string");
     *out = node.as_string()->get();
@@ -419,7 +432,7 @@ class SceneLoader {
         r.width = w;
         r.height = h;
       } else if (k == "fps") {
-        if (!Int("render.fps", value, At(value), 1, 240, &v)) return false;
+        if (!RenderInt("render.fps", value, At(value), 1, 240, &v)) return false;
         r.fps = static_cast<int>(v);
       } else if (k == "gauge") {
         std::string g;
@@ -428,7 +441,7 @@ class SceneLoader {
           return Bad(ErrorCode::kInvalidValue, At(value), "render.gauge must be \"cluster\" or \"device\", got \"" + g + "\"");
         r.gauge = g == "device" ? GaugeScope::kDevice : GaugeScope::kCluster;
       } else if (k == "display_width") {
-        if (!Int("render.display_width", value, At(value), 16, 16384, &v)) return false;
+        if (!RenderInt("render.display_width", value, At(value), 16, 16384, &v)) return false;
         r.display_width = static_cast<int>(v);
       } else {
         return Bad(ErrorCode::kUnknownName, At(key),

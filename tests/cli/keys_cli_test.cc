@@ -95,7 +95,13 @@ TEST(KeysCli, ARenderValueOutOfRangeIsExit3FlagOrScene) {
   EXPECT_EQ(RunPpsim("render " + kGood + " -o " + out + " --display-width 8").err,
             "ppsim: --display-width 8 is outside 16..16384\n");
   EXPECT_EQ(RunPpsim("render " + narrow + " -o " + out).err.find("--"), std::string::npos);  // the scene's key
-  EXPECT_EQ(RunPpsim("render " + kGood + " -o " + out + " --fps 1000").err, "ppsim: --fps 1000 is outside 1..240\n");
+  const std::string fast = Write("fast.toml", "P = 4\nM = 6\n[render]\nfps = 1000\n" + std::string(kRun));
+  const std::string mp4 = "/tmp/ppsim_keys_" + std::to_string(::getpid()) + "_fast.mp4";
+  ExpectSameCode({{"--fps 1000", RunPpsim("render " + kGood + " -o " + mp4 + " --fps 1000")},
+                  {"[render] fps = 1000", RunPpsim("render " + fast + " -o " + mp4)}},
+                 ErrorCode::kInvalidValue, "fps");
+  EXPECT_EQ(RunPpsim("render " + kGood + " -o " + mp4 + " --fps 1000").err, "ppsim: --fps 1000 is outside 1..240\n");
+  EXPECT_EQ(RunPpsim("render " + fast + " -o " + mp4).err, "ppsim: " + fast + ":4:7: render.fps 1000 is outside 1..240\n");
 }
 
 TEST(KeysCli, ListKeysPrintsTheTable) {

@@ -127,9 +127,9 @@ TEST_F(RenderCli, RenderTableSizeIsUsedAndItsErrorsNameTheScene) {
   const std::string bad = Path("bad.toml");
   std::ofstream(bad) << Slurp(kExample) << "\n[render]\nfps = 1000\n";
   auto fail = RunPpsim("render " + bad + " -o " + Path("b.mp4"));
-  EXPECT_EQ(fail.exit_code, 6) << fail.err;  // kTooLarge
+  EXPECT_EQ(fail.exit_code, 3) << fail.err;  // kInvalidValue, as --fps 1000
   EXPECT_THAT(fail.err, HasSubstr("bad.toml:"));
-  EXPECT_THAT(fail.err, HasSubstr("render.fps = 1000"));
+  EXPECT_THAT(fail.err, HasSubstr("render.fps 1000 is outside 1..240"));
   EXPECT_THAT(fail.err, ::testing::Not(HasSubstr("--fps")));
   EXPECT_FALSE(std::filesystem::exists(Path("b.mp4")));
 }
