@@ -208,6 +208,36 @@ TEST_F(VideoTest, FailingFfmpegIsReportedAndLeavesTheOutputAlone) {
   EXPECT_EQ(FilesInDir(), 1u);
 }
 
+// The MP4 writer's own error paths, in both codings (issue 14's leftover):
+// an output that is a directory is refused before ffmpeg runs and stays a
+// directory; a device is written directly, and a full one (/dev/full) is an
+// I/O error naming it, not a crash or a success.
+TEST_F(VideoTest, Mp4OntoADirectoryIsRefusedAndTheDirectoryKept) {
+  const fs::path out = dir_ / "d.mp4";
+  fs::create_directory(out);
+  for (Mp4Coding coding : {Mp4Coding::kSplice, Mp4Coding::kEveryFrame}) {
+    options_.mp4 = coding;
+    Error e = EncodeVideo(list_, out, options_);
+    EXPECT_EQ(e.code, ErrorCode::kIo);
+    EXPECT_THAT(e.Text(), ::testing::HasSubstr("it is a directory"));
+    EXPECT_TRUE(fs::is_directory(out));
+    EXPECT_EQ(FilesInDir(), 1u);  // no temporary left beside it
+  }
+}
+
+TEST_F(VideoTest, Mp4OntoAFullDeviceIsAnIoError) {
+  if (!fs::is_character_file("/dev/full")) GTEST_SKIP() << "no /dev/full";
+  for (Mp4Coding coding : {Mp4Coding::kSplice, Mp4Coding::kEveryFrame}) {
+    options_.mp4 = coding;
+    Error e = EncodeVideo(list_, "/dev/full", options_);
+    EXPECT_EQ(e.code, ErrorCode::kIo);
+    EXPECT_THAT(e.Text(), ::testing::HasSubstr("/dev/full"));
+    EXPECT_THAT(e.Text(), ::testing::HasSubstr("No space left on device"));
+    EXPECT_TRUE(fs::is_character_file("/dev/full"));
+    EXPECT_EQ(FilesInDir(), 0u);
+  }
+}
+
 TEST_F(VideoTest, OddSizeIsRefused) {
   list_.width = 641;
   Error e = EncodeVideo(list_, dir_ / "odd.mp4", options_);
