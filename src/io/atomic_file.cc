@@ -11,6 +11,7 @@
 #include <cstring>
 #include <vector>
 
+#include "ppsim/io/input_files.h"
 #include "ppsim/io/temp_registry.h"
 
 namespace ppsim::io {
@@ -92,6 +93,21 @@ mode_t CreationMode() {
   return 0666 & ~mask;
 }
 
+// kIo unless the existing `target` (links resolved) of output `path` may be
+// replaced by a regular file: a block device or a socket is a node that
+// cannot be written as a stream and must not be replaced (it is kept, and
+// the run refused); nor may an output replace one of the run's own inputs.
+Error CheckReplaceable(const std::string& path, const std::string& target) {
+  struct stat st {};
+  if (lstat(target.c_str(), &st) != 0) return Ok();  // a new file
+  if (S_ISBLK(st.st_mode)) return CannotWrite(path, "it is a block device (ppsim writes regular files, FIFOs and character devices)");
+  if (S_ISSOCK(st.st_mode)) return CannotWrite(path, "it is a socket (ppsim writes regular files, FIFOs and character devices)");
+  if (const std::string input = InputAt(target); !input.empty())
+    return CannotWrite(path, input == path ? "it is an input of this command"
+                                           : "it is " + DisplayPath(input) + ", an input of this command");
+  return Ok();
+}
+
 // A fresh, empty temporary for `path`: beside its (link-resolved) target, or
 // in $TMPDIR when the target is a device or FIFO. Removed if the run is
 // interrupted (temp_registry.h). kIo if it cannot be created.
@@ -101,6 +117,7 @@ Result<std::string> StageOutput(const std::string& path) {
   struct stat st {};
   const bool exists = stat(target->c_str(), &st) == 0;
   if (exists && S_ISDIR(st.st_mode)) return CannotWrite(path, "it is a directory");
+  if (Error e = CheckReplaceable(path, *target); !e.ok()) return e;
   std::string dir;
   if (exists && (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode))) {
     const char* t = std::getenv("TMPDIR");
@@ -148,6 +165,10 @@ Error CommitStaged(const std::string& tmp, const std::string& path) {
     DiscardStaged(tmp);
     if (!bytes) return bytes.error();
     return WriteStream(*target, *bytes);
+  }
+  if (Error e = CheckReplaceable(path, *target); !e.ok()) {  // it may have become one since Open
+    DiscardStaged(tmp);
+    return e;
   }
   if (std::rename(tmp.c_str(), target->c_str()) != 0) {
     const std::string why = std::strerror(errno);
@@ -223,7 +244,10 @@ Result<std::string> ReadFile(const std::string& path, std::int64_t max_bytes) {
     return too_large();
   }
   std::string text;
-  if (S_ISREG(st.st_mode)) text.reserve(static_cast<size_t>(st.st_size));
+  if (S_ISREG(st.st_mode)) {
+    text.reserve(static_cast<size_t>(st.st_size));
+    NoteInput(path, st.st_dev, st.st_ino);
+  }
   char buf[1 << 16];
   for (;;) {
     const ssize_t n = read(fd, buf, sizeof buf);

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "ppsim/io/atomic_file.h"
+#include "ppsim/io/input_files.h"
 
 namespace ppsim::io {
 
@@ -39,6 +40,7 @@ Result<MappedFile> MappedFile::Open(const std::string& path, std::int64_t max_by
       madvise(at, static_cast<size_t>(st.st_size), MADV_SEQUENTIAL);
       file.map_ = static_cast<const char*>(at);
       file.size_ = static_cast<size_t>(st.st_size);
+      NoteInput(path, st.st_dev, st.st_ino);
     }
   }
   if (fd >= 0) close(fd);
