@@ -8,6 +8,8 @@
 #include <utility>
 #include <variant>
 
+#include "ppsim/one_line.h"
+
 namespace ppsim {
 
 // Each code is a distinct exit status of the `ppsim` tool.
@@ -26,7 +28,11 @@ enum class ErrorCode : int {
   kIo = 12,            // unreadable input, unwritable output
   kMissingTool = 13,   // ffmpeg / fonts / chromium missing
   kLegibility = 14,    // rendered text would overlap, clip or leave the frame
+  kOutOfMemory = 15,   // memory ran out within the limits (docs/reliability.md): the machine has too little
   kInternal = 70,
+  // SIGINT or SIGTERM stopped a long run (a sweep): it says how far it got,
+  // then dies of the signal, so a shell shows 128 + its number (130, 143).
+  kInterrupted = 130,
 };
 
 // What failed, as a value (leveldb's Status). `field` names the value at
@@ -104,7 +110,9 @@ class Error {
     return e;
   }
 
-  // "file:line:col: field message", "column C: ...", or "field message".
+  // "file:line:col: field message", "column C: ...", or "field message";
+  // always one line: a value echoed in it keeps no control character nor a
+  // byte that is not UTF-8 (OneLine, one_line.h).
   std::string Text() const {
     std::string at;
     if (!file.empty()) {
@@ -115,7 +123,7 @@ class Error {
     } else if (column > 0) {
       at = "column " + std::to_string(column) + ": ";
     }
-    return at + field + message;
+    return OneLine(at + field + message);
   }
 };
 

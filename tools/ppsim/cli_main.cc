@@ -8,6 +8,7 @@
 #include <cstring>
 #include <exception>
 #include <new>
+#include <stdexcept>
 #include <string_view>
 
 #include "command.h"
@@ -64,9 +65,14 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const std::bad_alloc&) {
-    // A safety net: sizes are checked before allocating, so this is a bug.
-    std::fprintf(stderr, "ppsim: out of memory\n");
-    return ppsim::ExitCode(ppsim::ErrorCode::kInternal);
+    // Sizes are checked before allocating; what remains within the limits
+    // can still be more than this machine (or its ulimit -v) holds.
+    std::fprintf(stderr, "ppsim: out of memory (the input is within ppsim's limits, but this machine or its ulimit "
+                         "cannot hold it; see docs/reliability.md)\n");
+    return ppsim::ExitCode(ppsim::ErrorCode::kOutOfMemory);
+  } catch (const std::length_error&) {
+    std::fprintf(stderr, "ppsim: out of memory (a table larger than this machine can address)\n");
+    return ppsim::ExitCode(ppsim::ErrorCode::kOutOfMemory);
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::CallForAllHelp& e) {
@@ -75,10 +81,10 @@ int main(int argc, char** argv) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
     // One line, and the usage exit code.
-    std::fprintf(stderr, "ppsim: %s\n", e.what());
+    std::fprintf(stderr, "ppsim: %s\n", ppsim::OneLine(e.what()).c_str());
     return ppsim::ExitCode(ppsim::ErrorCode::kUsage);
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "ppsim: internal error: %s\n", e.what());
+    std::fprintf(stderr, "ppsim: internal error: %s\n", ppsim::OneLine(e.what()).c_str());
     return ppsim::ExitCode(ppsim::ErrorCode::kInternal);
   }
   return CheckStdout(exit_code);
