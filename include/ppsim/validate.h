@@ -7,6 +7,7 @@
 // lets an op start early, or late, is caught here with the op named.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -31,8 +32,15 @@ struct Violation {
   std::string message;  // "F0@s1 starts at 0 but F0@s0 ends at 1"
 };
 
-// All violations found, in a stable order (first the shape, then per op in
-// order of start). Empty iff the timeline is legal and tight.
-std::vector<Violation> ValidateTimeline(const TimelineToCheck& timeline);
+// Violations listed at most; a timeline that breaks every rule at every op
+// has millions, and listing them all cost gigabytes (6.3 M ended in
+// std::terminate). Beyond this many, they are only counted.
+inline constexpr std::int64_t kMaxViolationsListed = 100'000;
+
+// The violations found, in a stable order (first the shape, then per op in
+// order of start), at most kMaxViolationsListed of them; `*unlisted`, when
+// given, receives how many more were found. Empty iff the timeline is legal
+// and tight.
+std::vector<Violation> ValidateTimeline(const TimelineToCheck& timeline, std::int64_t* unlisted = nullptr);
 
 }  // namespace ppsim

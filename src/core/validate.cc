@@ -27,8 +27,12 @@ struct Checker {
   bool split = false;
   OpSpace space;
   std::vector<int> index;  // by OpId: position in in.ops, -1 if absent
+  std::int64_t unlisted = 0;  // found beyond kMaxViolationsListed
 
-  void Add(const char* rule, std::string message) { out.push_back({rule, std::move(message)}); }
+  void Add(const char* rule, std::string message) {
+    if (static_cast<std::int64_t>(out.size()) < kMaxViolationsListed) out.push_back({rule, std::move(message)});
+    else ++unlisted;
+  }
 
   bool Shape() {
     // The shape's limits are the CLI's (problem.h), checked before anything
@@ -252,12 +256,14 @@ struct Checker {
 
 }  // namespace
 
-std::vector<Violation> ValidateTimeline(const TimelineToCheck& timeline) {
+std::vector<Violation> ValidateTimeline(const TimelineToCheck& timeline, std::int64_t* unlisted) {
   Checker c{timeline, {}, 0, 0, 0, false, OpSpace(), {}};
-  if (!c.Shape()) return c.out;
-  c.Durations();
-  const std::vector<Tick> free_before = c.Devices();
-  c.Dependencies(free_before);
+  if (c.Shape()) {
+    c.Durations();
+    const std::vector<Tick> free_before = c.Devices();
+    c.Dependencies(free_before);
+  }
+  if (unlisted != nullptr) *unlisted = c.unlisted;
   return c.out;
 }
 

@@ -16,7 +16,7 @@
 namespace ppsim::io {
 namespace {
 
-constexpr int kMaxDepth = 256;
+constexpr int kMaxDepth = kMaxTimelineDepth;
 
 struct ReadError {
   ErrorCode code;

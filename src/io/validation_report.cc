@@ -7,24 +7,26 @@
 namespace ppsim::io {
 
 ValidationReport ReportValidation(const TimelineToCheck& timeline, const std::vector<Violation>& violations,
-                                  const std::string& file, int max_shown) {
+                                  const std::string& file, int max_shown, std::int64_t unlisted) {
   ValidationReport r;
   r.ok = violations.empty();
   Tick makespan = 0;
   for (const PlacedOp& op : timeline.ops) makespan = std::max(makespan, op.end);
   nlohmann::json list = nlohmann::json::array();
   for (const Violation& v : violations) list.push_back({{"rule", v.rule}, {"message", v.message}});
-  r.json = DumpJson({{"ok", r.ok}, {"ops", timeline.ops.size()}, {"makespan", makespan}, {"violations", std::move(list)}});
+  nlohmann::json j = {{"ok", r.ok}, {"ops", timeline.ops.size()}, {"makespan", makespan}, {"violations", std::move(list)}};
+  if (unlisted > 0) j["unlisted"] = unlisted;
+  r.json = DumpJson(j);
   if (r.ok) {
     r.text = "ok: " + std::to_string(timeline.ops.size()) + " ops, legal and tight, makespan " +
              std::to_string(makespan) + "\n";
     return r;
   }
-  const int shown = std::min<int>(max_shown, static_cast<int>(violations.size()));
-  for (int i = 0; i < shown; ++i) r.listed += violations[i].rule + ": " + violations[i].message + "\n";
-  if (static_cast<int>(violations.size()) > shown)
-    r.listed += "... and " + std::to_string(violations.size() - shown) + " more\n";
-  r.verdict = file + ": " + std::to_string(violations.size()) + " violation(s); first: " + violations[0].message;
+  const std::int64_t found = static_cast<std::int64_t>(violations.size()) + unlisted;
+  const std::int64_t shown = std::min<std::int64_t>(max_shown, static_cast<std::int64_t>(violations.size()));
+  for (std::int64_t i = 0; i < shown; ++i) r.listed += violations[i].rule + ": " + violations[i].message + "\n";
+  if (found > shown) r.listed += "... and " + std::to_string(found - shown) + " more\n";
+  r.verdict = file + ": " + std::to_string(found) + " violation(s); first: " + violations[0].message;
   return r;
 }
 

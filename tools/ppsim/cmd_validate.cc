@@ -21,13 +21,16 @@ struct ValidateOptions {
 };
 
 int Run(const ValidateOptions& o) {
-  Result<io::MappedFile> file = io::MappedFile::Open(o.file, io::kMaxTimelineBytes);  // "-" = stdin
+  Result<io::MappedFile> file = io::MappedFile::OpenJson(o.file, io::kMaxTimelineBytes,
+                                                         io::kMaxTimelineDepth + 8);  // "-" = stdin; + the shape's own levels
   if (!file) return Report(file.error());
   Result<TimelineToCheck> timeline = io::ParseTimelineJson(file->text(), o.file == "-" ? "<stdin>" : io::DisplayPath(o.file));
   if (!timeline) return Report(timeline.error());
   if (!o.comm.empty() && (!ParseTick(o.comm, timeline->comm) || timeline->comm < 0))
     return Report(Fail(ErrorCode::kInvalidValue, "--comm: '" + o.comm + "' is not a whole number of ticks ≥ 0"));
-  const io::ValidationReport r = io::ReportValidation(*timeline, ValidateTimeline(*timeline), o.file, o.max_shown);
+  std::int64_t unlisted = 0;
+  const std::vector<Violation> violations = ValidateTimeline(*timeline, &unlisted);
+  const io::ValidationReport r = io::ReportValidation(*timeline, violations, o.file, o.max_shown, unlisted);
   if (o.json) {
     std::printf("%s\n", r.json.c_str());
   } else {
@@ -45,7 +48,7 @@ const CommandRegistrar registrar(30, [](CLI::App& app, int* exit_code) {
   cmd->add_option("timeline", o->file, "the JSON `ppsim simulate --json` prints, or just its ops list; - = stdin")
       ->required();
   cmd->add_option("--comm", o->comm, "communication latency to assume (default: the file's `comm`, else 0)");
-  cmd->add_option("--max", o->max_shown, "violations to list (default 10)");
+  cmd->add_option("--max", o->max_shown, "violations to list (default 10)")->check(CLI::Range(0, 2147483647));
   cmd->add_flag("--json", o->json, "print {ok, ops, makespan, violations: [{rule, message}]}");
   cmd->callback([o, exit_code] { *exit_code = Run(*o); });
 });

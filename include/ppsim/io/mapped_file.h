@@ -3,7 +3,8 @@
 // byte into fresh pages the kernel must first clear, which cost as much as
 // parsing them. A regular file is mapped (MAP_PRIVATE, read-only); stdin, a
 // FIFO or a device, and every error, go through ReadFile (atomic_file.h), so
-// the errors and limits are exactly its own.
+// the errors and limits are exactly its own (OpenJson reads a stream only as
+// far as it can be JSON).
 #pragma once
 
 #include <cstdint>
@@ -28,6 +29,11 @@ class MappedFile {
 
   // ReadFile(path, max_bytes)'s contract, mapped where possible.
   static Result<MappedFile> Open(const std::string& path, std::int64_t max_bytes);
+  // Open's contract for a JSON object or list, except that stdin, a FIFO or
+  // a device is read only while it can still be one (nested at most
+  // `max_depth` deep): /dev/zero or `yes |` stop at their first byte, which
+  // is kept as the last of text() for the parser to report (exit 7).
+  static Result<MappedFile> OpenJson(const std::string& path, std::int64_t max_bytes, int max_depth);
 
  private:
   const char* map_ = nullptr;  // mmap'd bytes, or nullptr: then copy_ holds them

@@ -23,6 +23,8 @@ namespace ppsim::io {
 // about 80 bytes per op, so 10^6 ops are 83 MB, over the 64 MiB of other
 // inputs (atomic_file.h). 4 GiB is about 50 M ops.
 inline constexpr std::int64_t kMaxTimelineBytes = std::int64_t{4} << 30;
+// Arrays and objects nest at most this deep (a deeper one is a parse error).
+inline constexpr int kMaxTimelineDepth = 256;
 
 Result<TimelineToCheck> ParseTimelineJson(std::string_view text, const std::string& source);
 

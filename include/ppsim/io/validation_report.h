@@ -13,7 +13,8 @@ namespace ppsim::io {
 struct ValidationReport {
   bool ok = true;       // legal and tight: no violation
   // The line --json prints, without its newline:
-  // {"makespan", "ok", "ops", "violations": [{"message", "rule"}]}
+  // {"makespan", "ok", "ops", "violations": [{"message", "rule"}]}, and
+  // "unlisted": N when more were found than listed (kMaxViolationsListed)
   std::string json;
   std::string text;     // "ok: 18 ops, legal and tight, makespan 18\n" when ok, else ""
   // The violations, "RULE: MESSAGE" a line, at most `max_shown` of them, then
@@ -22,9 +23,10 @@ struct ValidationReport {
   std::string verdict;  // "FILE: N violation(s); first: MESSAGE" when not ok, else ""
 };
 
-// REQUIRES: `violations` is ValidateTimeline(timeline). `file` names the
-// timeline in the verdict.
+// REQUIRES: `violations` is ValidateTimeline(timeline, &unlisted). `file`
+// names the timeline in the verdict. The counts (the verdict's, "... and N
+// more", --json's "unlisted" when > 0) include the unlisted ones.
 ValidationReport ReportValidation(const TimelineToCheck& timeline, const std::vector<Violation>& violations,
-                                  const std::string& file, int max_shown);
+                                  const std::string& file, int max_shown, std::int64_t unlisted = 0);
 
 }  // namespace ppsim::io
