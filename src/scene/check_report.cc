@@ -55,7 +55,7 @@ std::string TextHash(std::string_view text) {
 
 Result<CheckReport> CheckSweep(std::string_view text, const std::string& path, const std::vector<std::string>& set,
                                const std::vector<std::string>& sweep, int threads, const std::string& shard_spec,
-                               bool with_json) {
+                               bool with_json, const SweepControl& control) {
   std::vector<SweepAxis> axes;
   for (const std::string& spec : sweep) {
     Result<SweepAxis> a = ParseSweepAxis(spec);
@@ -68,7 +68,7 @@ Result<CheckReport> CheckSweep(std::string_view text, const std::string& path, c
     if (!parsed) return parsed.error();
     shard = *parsed;
   }
-  Result<SweepResult> s = Sweep(text, path, set, axes, threads, shard);
+  Result<SweepResult> s = Sweep(text, path, set, axes, threads, shard, control);
   if (!s) return s.error();
   CheckReport r;
   r.ok = s->counterexamples.empty();
@@ -111,10 +111,10 @@ Result<CheckReport> CheckSweep(std::string_view text, const std::string& path, c
 
 Result<CheckReport> CheckScene(std::string_view text, const std::string& path, const std::vector<std::string>& set,
                                const std::vector<std::string>& sweep, int threads, const std::string& shard,
-                               bool with_json) {
+                               bool with_json, const SweepControl& control) {
   if (sweep.empty() && !shard.empty())
     return Fail(ErrorCode::kUsage, "splits a sweep; give sweep axes too").Via("shard", shard);
-  return sweep.empty() ? CheckOnce(text, path, set) : CheckSweep(text, path, set, sweep, threads, shard, with_json);
+  return sweep.empty() ? CheckOnce(text, path, set) : CheckSweep(text, path, set, sweep, threads, shard, with_json, control);
 }
 
 }  // namespace ppsim::scene

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <atomic>
 #include <charconv>
+#include <chrono>
 #include <thread>
 
 #include "ppsim/problem_keys.h"
@@ -26,9 +27,11 @@ struct PointOutcome {
   std::vector<ClaimResult> false_claims;
 };
 
-// The sum of grid point k's values: the first key of "smallest first".
-std::int64_t PointSum(const std::vector<SweepAxis>& axes, std::int64_t k) {
-  std::int64_t sum = 0;
+// The sum of grid point k's values: the first key of "smallest first". In
+// 128 bits, exactly: a value may be anything int64 holds, and fewer than
+// 2^64 axes cannot overflow it.
+__int128 PointSum(const std::vector<SweepAxis>& axes, std::int64_t k) {
+  __int128 sum = 0;
   for (size_t a = axes.size(); a-- > 0;) {
     const std::int64_t n = static_cast<std::int64_t>(axes[a].values.size());
     sum += axes[a].values[k % n];
@@ -113,7 +116,7 @@ std::vector<std::pair<std::string, std::int64_t>> SweepPoint(const std::vector<S
 }
 
 bool SweepPointBefore(const std::vector<SweepAxis>& axes, std::int64_t a, std::int64_t b) {
-  const std::int64_t sa = PointSum(axes, a), sb = PointSum(axes, b);
+  const __int128 sa = PointSum(axes, a), sb = PointSum(axes, b);
   return sa != sb ? sa < sb : a < b;
 }
 
@@ -132,7 +135,8 @@ std::int64_t ShardPoints(std::int64_t points, const SweepShard& shard) {
 }
 
 Result<SweepResult> Sweep(std::string_view text, const std::string& path, const std::vector<std::string>& overrides,
-                          const std::vector<SweepAxis>& axes, int threads, const SweepShard& shard) {
+                          const std::vector<SweepAxis>& axes, int threads, const SweepShard& shard,
+                          const SweepControl& control) {
   std::int64_t total = 1;
   for (const SweepAxis& a : axes) {
     total *= static_cast<std::int64_t>(a.values.size());
@@ -162,10 +166,18 @@ Result<SweepResult> Sweep(std::string_view text, const std::string& path, const 
   const std::int64_t n = ShardPoints(total, shard);
   auto grid_index = [&](std::int64_t j) { return shard.index - 1 + j * shard.count; };
   std::vector<PointOutcome> outcomes(static_cast<size_t>(n));
-  std::atomic<std::int64_t> next{0};
-  auto work = [&] {
+  std::atomic<std::int64_t> next{0}, done{0};
+  auto stopped = [&] { return control.stop != nullptr && control.stop->load(std::memory_order_relaxed); };
+  using Clock = std::chrono::steady_clock;
+  Clock::time_point report = Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                                std::chrono::duration<double>(control.every));
+  auto work = [&](bool reports) {
     Scene scene = source->scene();  // reloaded in place at every point
-    for (std::int64_t j = next++; j < n; j = next++) {
+    for (std::int64_t j = next++; j < n && !stopped(); ++done, j = next++) {
+      if (reports && control.progress && Clock::now() >= report) {
+        control.progress(done.load(), n);
+        report = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(control.every));
+      }
       PointOutcome& out = outcomes[j];
       Error loaded = source->Reload(overrides_of(SweepPoint(axes, grid_index(j))), &scene);
       Result<std::vector<RunResult>> runs = loaded.ok()
@@ -191,15 +203,19 @@ Result<SweepResult> Sweep(std::string_view text, const std::string& path, const 
   if (threads <= 0 || threads > cores) threads = cores;
   threads = static_cast<int>(std::min<std::int64_t>(threads, n));
   std::vector<std::thread> pool;
-  for (int t = 1; t < threads; ++t) pool.emplace_back(work);
-  work();
+  for (int t = 1; t < threads; ++t) pool.emplace_back(work, false);
+  work(true);
   for (std::thread& t : pool) t.join();
+  if (control.progress) control.progress(done.load(), n);
+  if (stopped())
+    return Fail(ErrorCode::kInterrupted, "stopped after " + std::to_string(done.load()) + " of " + std::to_string(n) +
+                                             " points; nothing reported");
 
   SweepResult result;
   result.points = total;
   std::vector<std::int64_t> order(static_cast<size_t>(n));
   for (std::int64_t j = 0; j < n; ++j) order[j] = j;
-  std::vector<std::int64_t> sums(static_cast<size_t>(n));
+  std::vector<__int128> sums(static_cast<size_t>(n));
   for (std::int64_t j = 0; j < n; ++j) sums[j] = PointSum(axes, grid_index(j));
   // Local order is grid order, so a stable sort by sum is SweepPointBefore's order.
   std::stable_sort(order.begin(), order.end(), [&](std::int64_t a, std::int64_t b) { return sums[a] < sums[b]; });

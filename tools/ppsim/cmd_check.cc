@@ -1,4 +1,10 @@
 // ppsim check SCENE [--set KEY=VALUE ...] [--sweep KEY=A..B ... [--shard I/N]] [--json]
+#include <signal.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <csignal>
+#include <cstdint>
 #include <cstdio>
 #include <limits>
 #include <memory>
@@ -19,10 +25,55 @@ struct CheckOptions {
   std::string shard;
 };
 
+// A sweep stops at SIGINT or SIGTERM: the workers finish their point, the
+// command says how far it got, and dies of the signal (as every command
+// does, temp_registry.h), so a script sees the signal.
+std::atomic<bool> g_stop{false};
+volatile std::sig_atomic_t g_signal = 0;
+
+void OnSignal(int sig) {
+  g_signal = sig;
+  g_stop.store(true);
+}
+
+void CatchStopSignals() {
+  for (int sig : {SIGINT, SIGTERM}) {
+    struct sigaction on {};
+    on.sa_handler = OnSignal;
+    sigemptyset(&on.sa_mask);
+    sigaction(sig, &on, nullptr);
+  }
+}
+
+// On a terminal, "check: 1234 of 1048576 points (0%)" rewritten in place a
+// few times a second, erased at the end; elsewhere (a file, a pipe, a test)
+// nothing, so what stderr holds is unchanged.
+void ShowProgress(std::int64_t done, std::int64_t total) {
+  if (done >= total) {
+    std::fprintf(stderr, "\r\033[K");
+    return;
+  }
+  std::fprintf(stderr, "\rcheck: %lld of %lld points (%lld%%)\033[K", static_cast<long long>(done),
+               static_cast<long long>(total), static_cast<long long>(total > 0 ? 100 * done / total : 0));
+}
+
 int Run(const CheckOptions& o) {
   Result<std::string> text = io::ReadFile(o.scene);
   if (!text) return Report(text.error());
-  Result<scene::CheckReport> r = scene::CheckScene(*text, o.scene, o.set, o.sweep, o.threads, o.shard, o.json);
+  scene::SweepControl control;
+  if (!o.sweep.empty()) {
+    CatchStopSignals();
+    control.stop = &g_stop;
+    if (isatty(STDERR_FILENO)) control.progress = ShowProgress;
+  }
+  Result<scene::CheckReport> r = scene::CheckScene(*text, o.scene, o.set, o.sweep, o.threads, o.shard, o.json, control);
+  if (!r && r.error().code == ErrorCode::kInterrupted) {
+    std::fprintf(stderr, "ppsim: --sweep: %s %s\n", g_signal == SIGTERM ? "SIGTERM:" : "SIGINT:", r.error().Text().c_str());
+    const int sig = g_signal == 0 ? SIGINT : static_cast<int>(g_signal);
+    signal(sig, SIG_DFL);
+    raise(sig);
+    return ExitCode(ErrorCode::kInterrupted);
+  }
   if (!r) return Report(r.error());
   Error e = io::WriteFileAtomically("-", o.json ? r->json + "\n" : r->text);
   if (e.code != ErrorCode::kOk) return Report(e);

@@ -10,6 +10,8 @@
 
 #include "ppsim/error.h"
 
+#include "ppsim/scene/sweep.h"
+
 namespace ppsim::scene {
 
 struct CheckReport {
@@ -28,8 +30,9 @@ struct CheckReport {
 // ok = false, not an Error; errors are the scene's (kParse, kInvalidValue,
 // ...) or a bad sweep axis or shard (kUsage). `with_json` false leaves a
 // sweep's json without its counterexamples (only the text is printed).
+// `control` reports a sweep's progress and stops it (sweep.h; kInterrupted).
 Result<CheckReport> CheckScene(std::string_view text, const std::string& path, const std::vector<std::string>& set,
                                const std::vector<std::string>& sweep, int threads = 0, const std::string& shard = "",
-                               bool with_json = true);
+                               bool with_json = true, const SweepControl& control = {});
 
 }  // namespace ppsim::scene

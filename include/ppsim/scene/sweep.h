@@ -9,7 +9,9 @@
 // k mod N == i - 1, and sweep_merge.h joins their results into the unsplit one.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -68,12 +70,25 @@ struct SweepResult {
   std::vector<Counterexample> counterexamples;
 };
 
+// How a long sweep is watched and stopped (the CLI: a progress line on a
+// terminal, SIGINT and SIGTERM). Both optional.
+struct SweepControl {
+  // Called on the calling thread about every `every` seconds with the points
+  // done so far of this shard's `total`, and once more at the end.
+  std::function<void(std::int64_t done, std::int64_t total)> progress;
+  double every = 0.25;
+  // Set to true (from a signal handler, say): each worker stops after its
+  // current point, and Sweep returns kInterrupted saying how far it got.
+  const std::atomic<bool>* stop = nullptr;
+};
+
 // Sweeps the scene `text` (named `path` in errors) with fixed `overrides`
 // (--set) under every combination of `axes` that `shard` owns, on `threads`
 // threads (0 = one per core; capped at the cores and the points). An error in
 // the scene itself, or an axis key the scene does not have, is an Error; a
 // point that cannot be simulated is skipped.
 Result<SweepResult> Sweep(std::string_view text, const std::string& path, const std::vector<std::string>& overrides,
-                          const std::vector<SweepAxis>& axes, int threads = 0, const SweepShard& shard = {});
+                          const std::vector<SweepAxis>& axes, int threads = 0, const SweepShard& shard = {},
+                          const SweepControl& control = {});
 
 }  // namespace ppsim::scene
