@@ -23,6 +23,38 @@ bool IsStringList(const json& j) {
   return j.is_array() && std::all_of(j.begin(), j.end(), [](const json& x) { return x.is_string(); });
 }
 
+// A shard nests a handful of levels (a counterexample's claim values); its
+// tree is compared and printed recursively, so deeper input is refused.
+constexpr int kMaxShardDepth = 64;
+
+struct TooDeep {};
+
+// The JSON of a shard file, or kParse naming the file, the byte or the key
+// at fault: a syntax error, a number beyond a double (1e400), nesting deeper
+// than kMaxShardDepth.
+Result<json> ParseShard(const ShardFile& f) {
+  std::string key;  // the last key read, to name the field a bad number belongs to
+  auto track = [&key](int depth, json::parse_event_t event, json& parsed) {
+    if (depth > kMaxShardDepth) throw TooDeep{};
+    if (event == json::parse_event_t::key) key = parsed.is_string() ? parsed.get<std::string>() : "";
+    return true;
+  };
+  auto field = [&key] { return key.empty() ? std::string() : " \"" + key + "\""; };
+  try {
+    return json::parse(f.text, track);
+  } catch (const TooDeep&) {
+    return Fail(ErrorCode::kParse, f.name + ": nested deeper than " + std::to_string(kMaxShardDepth) +
+                                       " levels" + (key.empty() ? "" : " (in" + field() + ")") + "; not a shard");
+  } catch (const json::parse_error& e) {
+    return Fail(ErrorCode::kParse, f.name + ": not JSON (at byte " + std::to_string(e.byte) + ")");
+  } catch (const json::exception& e) {
+    // out_of_range.406: "number overflow parsing '1e400'"; the rest of what() is nlohmann's tag.
+    std::string what = e.what();
+    if (const size_t tag = what.find("] "); tag != std::string::npos) what.erase(0, tag + 2);
+    return Fail(ErrorCode::kParse, f.name + ":" + (key.empty() ? "" : " the value of" + field() + ":") + " " + what);
+  }
+}
+
 // The shape `ppsim check --sweep --shard --json` prints, or an Error naming the field.
 Error CheckShape(const ShardFile& f, const json& j) {
   if (!j.is_object() || !j.contains("shard"))
@@ -39,8 +71,12 @@ Error CheckShape(const ShardFile& f, const json& j) {
     if (!IsInt(j, key) || j[key].get<std::int64_t>() < 0) return Bad(f, std::string(key) + " must be a whole number ≥ 0");
   if (!j.contains("counterexamples") || !j["counterexamples"].is_array())
     return Bad(f, "counterexamples must be a list");
-  for (const json& c : j["counterexamples"])
-    if (!c.is_object() || !IsInt(c, "point")) return Bad(f, "counterexamples[]: each needs its grid \"point\"");
+  size_t at = 0;
+  for (const json& c : j["counterexamples"]) {
+    if (!c.is_object() || !IsInt(c, "point"))
+      return Bad(f, "counterexamples[" + std::to_string(at) + "].point must be a whole number (its grid point)");
+    ++at;
+  }
   if (j["skipped"].get<std::int64_t>() > 0 &&
       (!IsInt(s, "first_skipped_point") || !j.contains("first_skipped") || !j["first_skipped"].is_string()))
     return Bad(f, "skipped > 0 needs first_skipped and shard.first_skipped_point");
@@ -53,11 +89,9 @@ Result<MergedSweep> MergeSweepShards(const std::vector<ShardFile>& files) {
   if (files.empty()) return Fail(ErrorCode::kUsage, "merge: no shard given");
   std::vector<json> shards;
   for (const ShardFile& f : files) {
-    try {
-      shards.push_back(json::parse(f.text));
-    } catch (const json::parse_error& e) {
-      return Fail(ErrorCode::kParse, f.name + ": not JSON (at byte " + std::to_string(e.byte) + ")");
-    }
+    Result<json> j = ParseShard(f);
+    if (!j) return j.error();
+    shards.push_back(std::move(*j));
     Error e = CheckShape(f, shards.back());
     if (e.code != ErrorCode::kOk) return e;
   }
@@ -74,7 +108,12 @@ Result<MergedSweep> MergeSweepShards(const std::vector<ShardFile>& files) {
     Result<SweepAxis> a = ParseSweepAxis(spec.get<std::string>());
     if (!a) return Bad(files[0], "shard.sweep: " + a.error().Text());
     axes.push_back(std::move(*a));
+    // Checked axis by axis, as the sweep itself does: at most one axis of
+    // kMaxSweepPoints values is held beyond the limit, and the product stays in int64.
     points *= static_cast<std::int64_t>(axes.back().values.size());
+    if (points > kMaxSweepPoints)
+      return Fail(ErrorCode::kTooLarge, files[0].name + ": shard.sweep has more than " +
+                                            std::to_string(kMaxSweepPoints) + " points, the limit of a sweep");
   }
   const std::int64_t count = first["count"].get<std::int64_t>();
   if (points != first["points"].get<std::int64_t>())
@@ -90,6 +129,11 @@ Result<MergedSweep> MergeSweepShards(const std::vector<ShardFile>& files) {
     if (given[shard.index - 1] >= 0)
       return Bad(files[i], "shard " + s["index"].dump() + "/" + std::to_string(count) + " is also " + files[given[shard.index - 1]].name);
     given[shard.index - 1] = static_cast<int>(i);
+    // Each ≤ the grid (≤ kMaxSweepPoints) before they are added: the sum cannot overflow.
+    for (const char* key : {"tried", "skipped"})
+      if (shards[i][key].get<std::int64_t>() > points)
+        return Bad(files[i], std::string(key) + " is " + shards[i][key].dump() + " but the sweep has " +
+                                 std::to_string(points) + " points");
     const std::int64_t ran = shards[i]["tried"].get<std::int64_t>() + shards[i]["skipped"].get<std::int64_t>();
     if (ran != ShardPoints(points, shard))
       return Bad(files[i], "tried + skipped is " + std::to_string(ran) + " but shard " + s["index"].dump() + "/" +

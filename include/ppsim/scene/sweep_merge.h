@@ -26,9 +26,11 @@ struct ShardFile {
 // REQUIRES nothing of the inputs: each must be a shard object (it has
 // "shard"), all of one sweep (the same scene text, --set, --sweep and N),
 // every shard 1..N exactly once, each with as many points as its share of
-// the grid. Errors: kParse (not JSON, "FILE: ..."), kInvalidValue (not a
-// shard, shards of different sweeps, a shard twice or missing, naming the
-// file and the field).
+// the grid. Errors, each one line naming the file and the field: kParse (not
+// JSON, a number beyond a double such as 1e400, nesting deeper than 64
+// levels), kTooLarge (a sweep of more than kMaxSweepPoints points),
+// kInvalidValue (not a shard, a count beyond the grid, shards of different
+// sweeps, a shard twice or missing).
 Result<MergedSweep> MergeSweepShards(const std::vector<ShardFile>& shards);
 
 }  // namespace ppsim::scene
