@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "color_util.h"
+#include "ppsim/one_line.h"
 #include "ppsim/render/text_metrics.h"
 
 namespace ppsim::render {
@@ -21,14 +22,24 @@ std::string Num(double v) {
 std::string XmlEscape(std::string_view text) {
   std::string out;
   out.reserve(text.size());
-  for (char c : text) {
+  for (size_t i = 0; i < text.size();) {
+    const char c = text[i];
+    const size_t len = Utf8Length(text, i);
+    // XML 1.0 holds no control character but tab, newline and return, not
+    // even as &#x1;, and only well-formed UTF-8: anything else becomes U+FFFD.
+    if (len == 0 || (static_cast<unsigned char>(c) < 0x20 && c != '\t' && c != '\n' && c != '\r')) {
+      out += "\xEF\xBF\xBD";
+      ++i;
+      continue;
+    }
     switch (c) {
       case '&': out += "&amp;"; break;
       case '<': out += "&lt;"; break;
       case '>': out += "&gt;"; break;
       case '"': out += "&quot;"; break;
-      default: out += c;
+      default: out.append(text.substr(i, len));
     }
+    i += len;
   }
   return out;
 }

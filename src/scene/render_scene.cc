@@ -2,6 +2,8 @@
 // output → lay out once per frame size, draw each → commit all. See include/ppsim/scene/render_scene.h.
 #include "ppsim/scene/render_scene.h"
 
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <nlohmann/json.hpp>
@@ -109,6 +111,13 @@ namespace {
 Result<std::vector<render::OutputFormat>> Formats(const SceneRenderOptions& o) {
   std::vector<render::OutputFormat> formats;
   for (const std::string& out : o.outputs) {
+    // A directory's name says nothing about a format: say what it is instead.
+    struct stat st {};
+    if (out != "-" && (out.back() == '/' || (stat(out.c_str(), &st) == 0 && S_ISDIR(st.st_mode)))) {
+      return Fail(ErrorCode::kIo, "cannot write " + io::DisplayPath(out) +
+                                      (out.back() == '/' ? ": the name ends in '/', so it names a directory"
+                                                         : ": it is a directory"));
+    }
     Result<render::OutputFormat> f = render::FormatFor(out, o.outputs.size() == 1 ? o.format : "");
     if (!f) return f.error();
     if (o.at_tick && render::IsVideo(*f)) {
@@ -118,6 +127,10 @@ Result<std::vector<render::OutputFormat>> Formats(const SceneRenderOptions& o) {
       return render::StdoutNeedsText();
     }
     formats.push_back(*f);
+  }
+  if (o.animated && std::find(formats.begin(), formats.end(), render::OutputFormat::kSvg) == formats.end()) {
+    return Error::Field(ErrorCode::kUsage, "animated",
+                        " draws an animated SVG: give an .svg output (a PNG, a page, text or a video cannot hold one)");
   }
   return formats;
 }

@@ -23,9 +23,11 @@ struct RenderCliOptions {
   std::vector<std::string> out;
   std::vector<std::string> set;
   std::string size;
-  int fps = 0;  // 0 = the scene's [render] fps, else 30
-  int display_width = 0;  // 0 = the scene's [render] display_width, else the format's default
-  int width = 0;          // text: columns (0 = the terminal's, else 100)
+  // Not given: the scene's [render] value, else the default (30 fps, the
+  // format's width, the terminal's columns or 100). 0 given is out of range.
+  std::optional<int> fps;
+  std::optional<int> display_width;
+  std::optional<int> width;  // text: columns
   std::optional<Tick> at_tick;
   bool animated = false;
   std::string mp4_coding = "splice";
@@ -43,16 +45,24 @@ int Run(const RenderCliOptions& o) {
     if (!size) return Report(size.error());
     ro.size = *size;
   }
-  ro.fps = o.fps;
-  ro.display_width = o.display_width;
+  // The library reads 0 as "not given"; a 0 typed as a flag is refused as
+  // the scene's own fps = 0 is, in the same words.
+  auto zero = [](const char* field, const char* range) {
+    return Report(Error::Field(ErrorCode::kInvalidValue, field, std::string(" 0 is outside ") + range));
+  };
+  if (o.fps == 0) return zero("fps", "1..240");
+  if (o.display_width == 0) return zero("display_width", "16..16384");
+  if (o.width == 0) return zero("width", "20..100000 (text columns)");
+  ro.fps = o.fps.value_or(0);
+  ro.display_width = o.display_width.value_or(0);
   ro.gauge = o.gauge;
-  ro.text_columns = o.width;
+  ro.text_columns = o.width.value_or(0);
   ro.at_tick = o.at_tick;
   ro.animated = o.animated;
   ro.mp4 = o.mp4_coding == "every-frame" ? render::Mp4Coding::kEveryFrame : render::Mp4Coding::kSplice;
   ro.progress = isatty(STDERR_FILENO);
   if (o.out.size() == 1) {
-    const render::TextOptions text = TextOptionsFor(o.out[0], o.width);
+    const render::TextOptions text = TextOptionsFor(o.out[0], o.width.value_or(0));
     ro.text_color = text.ansi;
     ro.text_columns = text.columns;
   }
