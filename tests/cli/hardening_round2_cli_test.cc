@@ -105,8 +105,11 @@ TEST(HardeningRound2, ValidateCountsViolationsBeyondTheListed) {
 TEST(HardeningRound2, LongSweepStopsCleanlyOnASignal) {
   for (const char* sig : {"INT", "TERM"}) {
     ScratchDir dir;
-    const std::string args = std::string("check $PPSIM_EXAMPLES/gpipe_vs_1f1b.toml --sweep M=1..1048576 & ") +
-                             "sleep 1; kill -" + sig + " $!; wait $!; echo \"status $?\" >&2";
+    // The binary itself in the background (not RunInDir's `ppsim` function,
+    // whose subshell would take the signal), so $! is ppsim.
+    const std::string args = std::string("--version >/dev/null; \"$PPSIM\" check $PPSIM_EXAMPLES/gpipe_vs_1f1b.toml "
+                                         "--sweep M=1..1048576 & sleep 1; kill -") +
+                             sig + " $!; wait $!; echo \"status $?\" >&2";
     const testing::DirRun run = RunInDir(dir, "", args);
     EXPECT_NE(run.err.find("ppsim: --sweep: SIG" + std::string(sig) + ": stopped after "), std::string::npos)
         << run.err;
