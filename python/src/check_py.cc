@@ -5,36 +5,15 @@
 #include <string>
 #include <vector>
 
+#include "args.h"
 #include "bindings.h"
 #include "errors.h"
 #include "ppsim/io/atomic_file.h"
 #include "ppsim/scene/check_report.h"
 
 namespace ppsim::py {
-namespace {
 
 namespace pyb = pybind11;
-
-// {"P": 8} -> ["P=8"]; sweep {"P": range(1, 9), "comm": [0, 2], "M": "1..4"} -> ["P=1..8", "comm=0,2", "M=1..4"].
-std::vector<std::string> Pairs(const pyb::object& values, bool sweep) {
-  std::vector<std::string> out;
-  if (values.is_none()) return out;
-  for (auto [key, value] : values.cast<pyb::dict>()) {
-    std::string text;
-    if (sweep && pyb::isinstance(value, pyb::module_::import("builtins").attr("range")) &&
-        value.attr("step").cast<long long>() == 1 && pyb::len(value) > 0) {
-      text = std::string(pyb::str(value.attr("start"))) + ".." + std::to_string(value.attr("stop").cast<long long>() - 1);
-    } else if (sweep && !pyb::isinstance<pyb::str>(value)) {
-      for (pyb::handle v : value) text += (text.empty() ? "" : ",") + std::string(pyb::str(v));
-    } else {
-      text = pyb::str(value);
-    }
-    out.push_back(std::string(pyb::str(key)) + "=" + text);
-  }
-  return out;
-}
-
-}  // namespace
 
 void BindCheck(pyb::module_& m) {
   pyb::class_<scene::CheckReport>(m, "CheckResult", "A scene's claims checked (`ppsim check`).")
@@ -49,8 +28,11 @@ void BindCheck(pyb::module_& m) {
       });
   m.def(
       "check",
-      [](const std::string& scene, pyb::object set, pyb::object sweep, int threads) {
-        const std::vector<std::string> sets = Pairs(set, false), sweeps = Pairs(sweep, true);
+      [](pyb::object scene_arg, pyb::object set, pyb::object sweep, pyb::object threads_arg) {
+        const std::string scene = PathArg(scene_arg, "scene");
+        const std::vector<std::string> sets = AssignmentsArg(set, "set", false);
+        const std::vector<std::string> sweeps = AssignmentsArg(sweep, "sweep", true);
+        const int threads = IntArg(threads_arg, "threads");
         const std::string text = Unwrap(io::ReadFile(scene));
         pyb::gil_scoped_release unlocked;
         return Unwrap(scene::CheckScene(text, scene, sets, sweeps, threads));

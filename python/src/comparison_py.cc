@@ -5,6 +5,7 @@
 
 #include <memory>
 
+#include "args.h"
 #include "bindings.h"
 #include "errors.h"
 #include "ppsim/io/comparison.h"
@@ -25,21 +26,27 @@ struct PyComparison {
     for (const io::ComparedRun& r : *runs) in.push_back({r.timeline.schedule.name, "", &r.timeline, &r.metrics});
     return in;
   }
-  // Run i's Timeline; it shares ownership of the whole comparison.
-  PyTimeline At(size_t i) const {
-    if (i >= runs->size()) throw pyb::index_error();
-    const io::ComparedRun& r = (*runs)[i];
+  // Run i's Timeline (i < 0 counts from the end); it shares ownership of the whole comparison.
+  PyTimeline At(const pyb::object& index) const {
+    const long long n = static_cast<long long>(runs->size());
+    long long i = TickArg(index, "index");
+    if (i < 0) i += n;
+    if (i < 0 || i >= n) throw pyb::index_error("Comparison index out of range");
+    const io::ComparedRun& r = (*runs)[static_cast<size_t>(i)];
     return PyTimeline(std::shared_ptr<const Timeline>(runs, &r.timeline),
                       std::shared_ptr<const Metrics>(runs, &r.metrics));
   }
   pyb::list Timelines() const {
     pyb::list out;
-    for (size_t i = 0; i < runs->size(); ++i) out.append(At(i));
+    for (size_t i = 0; i < runs->size(); ++i) out.append(At(pyb::int_(i)));
     return out;
   }
 };
 
-PyComparison CompareNamed(const std::vector<std::string>& schedules, const ProblemArgs& args) {
+PyComparison CompareNamed(const pyb::object& names, const ProblemArgs& args) {
+  const std::vector<std::string> schedules = TextListArg(names, "schedules");
+  // The table and chart of no run have nothing to show: refused here, at the call.
+  if (schedules.empty()) throw PyError{Fail(ErrorCode::kUsage, "schedules: give at least one schedule name")};
   const Problem problem = Unwrap(io::ToProblem(ToOptions(args)));
   pyb::gil_scoped_release unlocked;
   return PyComparison{std::make_shared<const std::vector<io::ComparedRun>>(Unwrap(io::Compare(schedules, problem)))};
@@ -56,7 +63,9 @@ void BindComparison(pyb::module_& m) {
       .def("to_json", [](const C& c) { return io::ComparisonJson(*c.runs) + "\n"; },
            "the bytes `ppsim compare --json` prints")
       .def("__str__", [](const C& c) { return io::ComparisonText(*c.runs); }, "the table `ppsim compare` prints")
-      .def("svg", [](const C& c, int width, int height) { return RunsSvg(c.Inputs(), width, height); },
+      .def("svg", [](const C& c, pyb::object width, pyb::object height) {
+             return RunsSvg(c.Inputs(), IntArg(width, "width"), IntArg(height, "height"));
+           },
            pyb::arg("width") = 1200, pyb::arg("height") = 680)
       .def("_repr_svg_", [](const C& c) -> pyb::object {
         std::optional<std::string> svg = RunsSvgOrNone(c.Inputs());
@@ -65,7 +74,7 @@ void BindComparison(pyb::module_& m) {
       .def("_repr_html_", [](const C& c) { return RunsHtml(c.Inputs()); });
   m.def(
       "compare",
-      [](const std::vector<std::string>& schedules, pyb::object P, pyb::object M, pyb::object chunks,
+      [](pyb::object schedules, pyb::object P, pyb::object M, pyb::object chunks,
          pyb::object costs, pyb::object comm, pyb::object hold, pyb::object cost_file, pyb::object memory_limit,
          pyb::object cost_per) {
         return CompareNamed(schedules, {P, M, chunks, costs, comm, hold, cost_file, memory_limit, cost_per});

@@ -21,9 +21,14 @@ void Raise(const Error& e) {
   std::string keyword = e.field;
   for (char& c : keyword)
     if (c == '.') c = '_';
-  const std::string text = (e.file.empty() ? e.Renamed(keyword) : e).Text();
+  const std::string bytes = (e.file.empty() ? e.Renamed(keyword) : e).Text();
+  // A message may quote bytes that are not UTF-8 (a path given as bytes, a
+  // file's text): they are shown as \xff, never a UnicodeDecodeError.
+  pyb::object text = pyb::reinterpret_steal<pyb::object>(
+      PyUnicode_DecodeUTF8(bytes.data(), static_cast<Py_ssize_t>(bytes.size()), "backslashreplace"));
+  if (!text) throw pyb::error_already_set();
   if (!ErrorType()) {  // ppsim/__init__.py not imported: still a ValueError
-    PyErr_SetString(PyExc_ValueError, text.c_str());
+    PyErr_SetObject(PyExc_ValueError, text.ptr());
     return;
   }
   pyb::object err = ErrorType()(text, ExitCode(e.code));

@@ -1,5 +1,6 @@
 // _ppsim: the C++ core, io and render behind `import ppsim` (ppsim/__init__.py).
-// Thin: each binding converts arguments, calls the library and converts the
+// Thin: each binding converts arguments (args.h: types checked, a TypeError
+// naming the keyword), calls the library and converts the
 // result; errors become ppsim.Error (errors.h).
 #include "bindings.h"
 #include "errors.h"

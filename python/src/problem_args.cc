@@ -2,32 +2,39 @@
 
 #include <string>
 
+#include "args.h"
+
 namespace ppsim::py {
 namespace {
 
 namespace pyb = pybind11;
 
-// 4 -> "4", [3, 1, 2] -> "3:1:2", "F=1" -> "F=1".
-std::string Text(const pyb::handle& value) {
-  if (pyb::isinstance<pyb::list>(value) || pyb::isinstance<pyb::tuple>(value)) {
-    std::string s;
-    for (pyb::handle item : value) s += (s.empty() ? "" : ":") + Text(item);
-    return s;
+// 4 -> "4", [3, 1, 2] -> "3:1:2", "F=1" -> "F=1". A list is flat: each value
+// an int or str (so no nesting, and no list that holds itself, is followed).
+std::string Values(const pyb::handle& value, const std::string& keyword, const char* expected) {
+  if (!PyList_Check(value.ptr()) && !PyTuple_Check(value.ptr())) {
+    if (!PyUnicode_Check(value.ptr()) && !PyIndex_Check(value.ptr())) WrongType(keyword, expected, value);
+    return IntText(value, keyword);
   }
-  return pyb::str(value);
+  std::string s;
+  size_t i = 0;
+  for (pyb::handle item : value) {
+    s += (i > 0 ? ":" : "") + IntText(item, keyword + "[" + std::to_string(i) + "]");
+    ++i;
+  }
+  return s;
 }
 
 // {"F": 1, "B": [2, 3]} -> "F=1,B=2:3"; a string is passed through.
 std::string CostText(const pyb::object& costs) {
-  if (!pyb::isinstance<pyb::dict>(costs)) return Text(costs);
+  if (PyUnicode_Check(costs.ptr())) return Utf8(costs, "costs");
+  if (!PyDict_Check(costs.ptr())) WrongType("costs", "a dict like {\"F\": 2, \"B\": [3, 4]} or str", costs);
   std::string s;
-  for (auto [kind, value] : costs.cast<pyb::dict>())
-    s += (s.empty() ? "" : ",") + std::string(pyb::str(kind)) + "=" + Text(value);
+  for (auto [kind, value] : costs.cast<pyb::dict>()) {
+    const std::string name = TextArg(kind, "costs key");
+    s += (s.empty() ? "" : ",") + name + "=" + Values(value, "costs['" + name + "']", "int, str or a list of int");
+  }
   return s;
-}
-
-void Set(const pyb::object& value, std::string& out) {
-  if (!value.is_none()) out = Text(value);
 }
 
 }  // namespace
@@ -36,15 +43,15 @@ bool ProblemArgs::shape_given() const { return !P.is_none() || !M.is_none() || !
 
 io::ProblemOptions ToOptions(const ProblemArgs& a) {
   io::ProblemOptions o;
-  Set(a.P, o.P);
-  Set(a.M, o.M);
-  Set(a.chunks, o.chunks);
+  if (!a.P.is_none()) o.P = IntText(a.P, "P");
+  if (!a.M.is_none()) o.M = IntText(a.M, "M");
+  if (!a.chunks.is_none()) o.chunks = IntText(a.chunks, "chunks");
   if (!a.costs.is_none()) o.cost = CostText(a.costs);
-  Set(a.comm, o.comm);
-  Set(a.hold, o.hold);
-  Set(a.cost_file, o.cost_file);
-  Set(a.memory_limit, o.memory_limit);
-  Set(a.cost_per, o.cost_per);
+  if (!a.comm.is_none()) o.comm = Values(a.comm, "comm", "int, str or a list of int");
+  if (!a.hold.is_none()) o.hold = TextArg(a.hold, "hold");
+  if (!a.cost_file.is_none()) o.cost_file = PathArg(a.cost_file, "cost_file");
+  if (!a.memory_limit.is_none()) o.memory_limit = IntText(a.memory_limit, "memory_limit");
+  if (!a.cost_per.is_none()) o.cost_per = TextArg(a.cost_per, "cost_per");
   return o;
 }
 

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "args.h"
 #include "bindings.h"
 #include "errors.h"
 #include "metrics_py.h"
@@ -16,45 +17,59 @@ namespace {
 
 namespace pyb = pybind11;
 
-// {"P": 8} -> ["P=8"].
-std::vector<std::string> Overrides(const pyb::object& values) {
-  std::vector<std::string> out;
-  if (values.is_none()) return out;
-  for (auto [key, value] : values.cast<pyb::dict>()) {
-    out.push_back(std::string(pyb::str(key)) + "=" + std::string(pyb::str(value)));
+// "1280x720" or (1280, 720): a pair is written as the flag's text, so that
+// ParseFrameSize checks it as it checks the CLI's --size.
+std::pair<int, int> Size(const pyb::object& size) {
+  if (PyUnicode_Check(size.ptr())) return Unwrap(scene::ParseFrameSize(Utf8(size, "size"), "size"));
+  if ((!PyTuple_Check(size.ptr()) && !PyList_Check(size.ptr())) || pyb::len(size) != 2)
+    WrongType("size", "\"WIDTHxHEIGHT\" or a (width, height) pair", size);
+  const pyb::sequence pair = size.cast<pyb::sequence>();
+  const std::string text = IntText(pair[0], "size[0]") + "x" + IntText(pair[1], "size[1]");
+  return Unwrap(scene::ParseFrameSize(text, "size"));
+}
+
+pyb::list Outputs(const scene::SceneRenderReport& r) {
+  pyb::list out;
+  for (const scene::RenderedOutput& o : r.outputs) {
+    pyb::dict d;
+    d["path"] = PathStr(o.path);
+    d["width"] = o.width;
+    d["height"] = o.height;
+    d["ticks"] = o.ticks;
+    if (o.video) {
+      d["fps"] = o.fps;
+      d["seconds"] = o.seconds;
+    }
+    out.append(d);
   }
   return out;
 }
 
-// "1280x720" or (1280, 720).
-std::pair<int, int> Size(const pyb::object& size) {
-  if (pyb::isinstance<pyb::str>(size)) return Unwrap(scene::ParseFrameSize(size.cast<std::string>(), "size"));
-  auto [w, h] = size.cast<std::pair<int, int>>();
-  return {w, h};
+scene::SceneRenderOptions Options(const pyb::object& out, const pyb::object& size, const pyb::object& fps,
+                                  const pyb::object& display_width, const pyb::object& width,
+                                  const pyb::object& at_tick, const pyb::object& animated, const pyb::object& format,
+                                  const pyb::object& gauge) {
+  scene::SceneRenderOptions o;
+  o.outputs = PathListArg(out, "out");
+  if (!size.is_none()) o.size = Size(size);
+  // 0, None and "" are the scene's [render] value, else the CLI's default.
+  auto whole = [](const pyb::object& v, const char* keyword) { return v.is_none() ? 0 : IntArg(v, keyword); };
+  auto text = [](const pyb::object& v, const char* keyword) { return v.is_none() ? std::string() : TextArg(v, keyword); };
+  o.fps = whole(fps, "fps");
+  o.display_width = whole(display_width, "display_width");
+  o.text_columns = whole(width, "width");
+  if (!at_tick.is_none()) o.at_tick = TickArg(at_tick, "at_tick");
+  o.animated = BoolArg(animated, "animated");
+  o.format = text(format, "format");
+  o.gauge = text(gauge, "gauge");
+  return o;
 }
 
 }  // namespace
 
 void BindRender(pyb::module_& m) {
   pyb::class_<scene::SceneRenderReport>(m, "RenderResult", "What `ppsim render` wrote, and the runs it drew.")
-      .def_property_readonly(
-          "outputs",
-          [](const scene::SceneRenderReport& r) {
-            pyb::list out;
-            for (const scene::RenderedOutput& o : r.outputs) {
-              pyb::dict d;
-              d["path"] = o.path;
-              d["width"] = o.width;
-              d["height"] = o.height;
-              d["ticks"] = o.ticks;
-              if (o.video) {
-                d["fps"] = o.fps;
-                d["seconds"] = o.seconds;
-              }
-              out.append(d);
-            }
-            return out;
-          },
+      .def_property_readonly("outputs", &Outputs,
           "one dict per file written: path, width, height, ticks (and fps, seconds for videos)")
       .def_property_readonly(
           "runs",
@@ -74,23 +89,13 @@ void BindRender(pyb::module_& m) {
       });
   m.def(
       "render",
-      [](const std::string& scene, pyb::object out, pyb::object set, pyb::object size, int fps, int display_width,
-         int width, std::optional<Tick> at_tick, bool animated, const std::string& format, const std::string& gauge) {
-        scene::SceneRenderOptions o;
-        if (pyb::isinstance<pyb::str>(out)) {
-          o.outputs.push_back(out.cast<std::string>());
-        } else {
-          o.outputs = out.cast<std::vector<std::string>>();
-        }
-        if (!size.is_none()) o.size = Size(size);
-        o.fps = fps;
-        o.display_width = display_width;
-        o.text_columns = width;
-        o.at_tick = at_tick;
-        o.animated = animated;
-        o.format = format;
-        o.gauge = gauge;
-        const std::vector<std::string> overrides = Overrides(set);
+      [](pyb::object scene_arg, pyb::object out, pyb::object set, pyb::object size, pyb::object fps,
+         pyb::object display_width, pyb::object width, pyb::object at_tick, pyb::object animated, pyb::object format,
+         pyb::object gauge) {
+        const std::string scene = PathArg(scene_arg, "scene");
+        const scene::SceneRenderOptions o =
+            Options(out, size, fps, display_width, width, at_tick, animated, format, gauge);
+        const std::vector<std::string> overrides = AssignmentsArg(set, "set", false);
         std::vector<std::string> false_claims;
         Result<scene::SceneRenderReport> report = [&] {
           pyb::gil_scoped_release unlocked;

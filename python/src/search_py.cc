@@ -6,6 +6,7 @@
 #include <memory>
 #include <string>
 
+#include "args.h"
 #include "bindings.h"
 #include "errors.h"
 #include "ppsim/render/text_output.h"
@@ -43,20 +44,15 @@ struct PySearchResult {
   }
 };
 
-// A keyword argument as the CLI flag's text; None keeps the default.
-void Set(const pyb::object& value, std::string& out) {
-  if (!value.is_none()) out = pyb::str(value);
-}
-
-PySearchResult SearchNamed(const ProblemArgs& args, const pyb::object& max_activations, const std::string& placement,
+PySearchResult SearchNamed(const ProblemArgs& args, const pyb::object& max_activations, const pyb::object& placement,
                            const pyb::object& time_limit, const pyb::object& seed) {
-  io::SearchRequest request;
+  io::SearchRequest request;  // None keeps a default
   request.problem = ToOptions(args);
   request.chunks_given = !args.chunks.is_none();
-  request.placement = placement;
-  Set(max_activations, request.max_activations);
-  Set(time_limit, request.time_limit);
-  Set(seed, request.seed);
+  if (!placement.is_none()) request.placement = TextArg(placement, "placement");
+  if (!max_activations.is_none()) request.max_activations = IntText(max_activations, "max_activations");
+  if (!time_limit.is_none()) request.time_limit = NumberText(time_limit, "time_limit");
+  if (!seed.is_none()) request.seed = IntText(seed, "seed");
   pyb::gil_scoped_release unlocked;  // the search touches no Python object
   return PySearchResult{std::make_shared<const io::SearchRun>(Unwrap(io::RunSearch(request)))};
 }
@@ -84,8 +80,8 @@ void BindSearch(pyb::module_& m) {
       .def_property_readonly("zb_auto_makespan", [](const S& s) { return s.result().zb_auto; },
                              "the best fitting Zero Bubble greedy's makespan, 0 if none")
       .def(
-          "order", [](const S& s, const std::string& format) {
-            Result<std::string> text = io::ExportSchedule(format, s.result().timeline);
+          "order", [](const S& s, const pyb::object& format) {
+            Result<std::string> text = io::ExportSchedule(TextArg(format, "format"), s.result().timeline);
             if (!text) throw PyError{text.error().Renamed("format")};  // the library's "export" is this keyword
             return *text;
           },
@@ -101,7 +97,7 @@ void BindSearch(pyb::module_& m) {
       "search",
       [](pyb::object P, pyb::object M, pyb::object chunks, pyb::object costs, pyb::object comm, pyb::object hold,
          pyb::object cost_file, pyb::object memory_limit, pyb::object cost_per, pyb::object max_activations,
-         const std::string& placement, pyb::object time_limit, pyb::object seed) {
+         pyb::object placement, pyb::object time_limit, pyb::object seed) {
         return SearchNamed({P, M, chunks, costs, comm, hold, cost_file, memory_limit, cost_per}, max_activations,
                            placement, time_limit, seed);
       },

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "args.h"
 #include "bindings.h"
 #include "errors.h"
 #include "ppsim/generators.h"
@@ -20,22 +21,39 @@ namespace pyb = pybind11;
 
 PyTimeline Wrap(Timeline t) { return PyTimeline(std::make_shared<const Timeline>(std::move(t))); }
 
-PyTimeline SimulateNamed(const std::string& schedule, const ProblemArgs& args, const pyb::object& schedule_file) {
-  const Problem problem = Unwrap(io::ToProblem(ToOptions(args)));
-  const std::string file = schedule_file.is_none() ? "" : std::string(pyb::str(schedule_file));
+PyTimeline SimulateNamed(const pyb::object& schedule_arg, const ProblemArgs& args, const pyb::object& schedule_file) {
+  const std::string schedule = TextArg(schedule_arg, "schedule");
+  const io::ProblemOptions options = ToOptions(args);
+  const std::string file = schedule_file.is_none() ? "" : PathArg(schedule_file, "schedule_file");
+  const Problem problem = Unwrap(io::ToProblem(options));
   const bool shape_given = args.shape_given();
   pyb::gil_scoped_release unlocked;  // placement touches no Python object
   return Wrap(Unwrap(file.empty() ? Simulate(schedule, problem) : io::SimulateScheduleFile(file, problem, shape_given)));
 }
 
+// One action's text: None is an idle step, else its str() (PyTorch's
+// _Action is a NamedTuple whose str() is "0F0"); a list or dict is refused
+// before str() could walk into it.
+std::string ActionText(pyb::handle a, const std::string& where) {
+  if (a.is_none()) return "";
+  if (PyList_Check(a.ptr()) || PyDict_Check(a.ptr()) || PyBytes_Check(a.ptr()))
+    WrongType(where, "an action (str, None or an object whose str() is one)", a);
+  return Utf8(pyb::str(a), where);
+}
+
 // {rank: [action or None, ...]} -> the CSV PyTorch's _dump_csv writes for it,
 // read by the CSV reader: error positions are that CSV's row (rank + 1) and column.
-PyTimeline SimulatePytorch(const pyb::dict& order, const ProblemArgs& args) {
+PyTimeline SimulatePytorch(const pyb::object& order_arg, const ProblemArgs& args) {
+  if (!PyDict_Check(order_arg.ptr())) WrongType("pipeline_order", "a dict {rank: [action, ...]}", order_arg);
+  const pyb::dict order = pyb::reinterpret_borrow<pyb::dict>(order_arg);
   std::vector<std::string> rows(order.size());
   std::vector<bool> seen(order.size(), false);
   for (auto [key, actions] : order) {
-    const long rank = key.cast<long>();
-    if (rank < 0 || rank >= static_cast<long>(rows.size()) || seen[rank])
+    const long long rank = TickArg(key, "pipeline_order key");
+    const std::string where = "pipeline_order[" + std::to_string(rank) + "]";
+    if (!PyList_Check(actions.ptr()) && !PyTuple_Check(actions.ptr()))
+      WrongType(where, "a list of actions", actions);
+    if (rank < 0 || rank >= static_cast<long long>(rows.size()) || seen[rank])
       throw PyError{Fail(ErrorCode::kInvalidValue, "pipeline_order: ranks must be 0.." +
                                                        std::to_string(rows.size() - 1) + ", got " +
                                                        std::string(pyb::repr(key)))};
@@ -43,7 +61,7 @@ PyTimeline SimulatePytorch(const pyb::dict& order, const ProblemArgs& args) {
     std::string row;
     size_t i = 0;
     for (pyb::handle a : actions) {
-      const std::string text = a.is_none() ? "" : std::string(pyb::str(a));
+      const std::string text = ActionText(a, where + "[" + std::to_string(i) + "]");
       if (text.find_first_of(",\"\r\n") != std::string::npos)
         throw PyError{Fail(ErrorCode::kParse, "pipeline_order[" + std::to_string(rank) + "][" + std::to_string(i) +
                                                   "]: '" + text + "' is not an action like 0F0")};
@@ -76,7 +94,7 @@ void BindSimulate(pyb::module_& m) {
   m.def("list_schedules", &ListSchedules, "every schedule, as `ppsim list --json` lists them");
   m.def(
       "simulate",
-      [](const std::string& schedule, pyb::object P, pyb::object M, pyb::object chunks, pyb::object costs,
+      [](pyb::object schedule, pyb::object P, pyb::object M, pyb::object chunks, pyb::object costs,
          pyb::object comm, pyb::object hold, pyb::object cost_file, pyb::object memory_limit, pyb::object cost_per,
          pyb::object schedule_file) {
         return SimulateNamed(schedule, {P, M, chunks, costs, comm, hold, cost_file, memory_limit, cost_per},
@@ -86,7 +104,7 @@ void BindSimulate(pyb::module_& m) {
       "Generate and place a schedule (`ppsim simulate`); returns a Timeline.");
   m.def(
       "simulate_pytorch",
-      [](const pyb::dict& order, pyb::object P, pyb::object M, pyb::object chunks, pyb::object costs,
+      [](pyb::object order, pyb::object P, pyb::object M, pyb::object chunks, pyb::object costs,
          pyb::object comm, pyb::object hold, pyb::object cost_file, pyb::object memory_limit, pyb::object cost_per) {
         return SimulatePytorch(order, {P, M, chunks, costs, comm, hold, cost_file, memory_limit, cost_per});
       },

@@ -16,6 +16,7 @@
 #include "ppsim/io/simulation_json.h"
 #include "ppsim/io/timeline_json.h"
 #include "ppsim/validate.h"
+#include "args.h"
 #include "bindings.h"
 #include "metrics_py.h"
 #include "repr.h"
@@ -159,7 +160,9 @@ void BindTimeline(pyb::module_& m) {
       .def_property_readonly("ops", [](T& t) { return OpsArray(t.timeline()); },
                              "numpy record array: device, stage, kind ('F','B','W'), microbatch, start, end, overlap")
       .def("__len__", [](T& t) { return t.timeline().schedule.op_count(); })
-      .def("to_json", &ToJson,
+      .def("to_json", [](T& t, const pyb::object& critical_path) {
+             return ToJson(t, BoolArg(critical_path, "critical_path"));
+           },
            pyb::arg("critical_path") = false, "the bytes `ppsim simulate --json` prints")
       .def("critical_path", [](T& t) {
              const std::vector<int> path = CriticalPathIndices(t.timeline());
@@ -168,8 +171,8 @@ void BindTimeline(pyb::module_& m) {
       .def("validate", &Validate, "violations (dicts: rule, message); empty iff legal and tight")
       .def("to_pytorch", [](T& t) { return ToPytorch(t.timeline()); },
            "{rank: [action strings]} as PyTorch's PipelineScheduleMulti.pipeline_order holds them")
-      .def("export", [](T& t, const std::string& format) {
-             Result<std::string> text = io::ExportSchedule(format, t.timeline());
+      .def("export", [](T& t, const pyb::object& format) {
+             Result<std::string> text = io::ExportSchedule(TextArg(format, "format"), t.timeline());
              if (!text) throw PyError{text.error().Renamed("format")};  // the library's "export" is this keyword
              return *text;
            },
@@ -178,7 +181,9 @@ void BindTimeline(pyb::module_& m) {
              pyb::object pd = pyb::module_::import("pandas");
              return pd.attr("DataFrame")(OpsArray(t.timeline()));
            }, "the ops as a pandas DataFrame (needs python3-pandas)")
-      .def("svg", [](T& t, int width, int height) { return RunsSvg(One(t), width, height); },
+      .def("svg", [](T& t, const pyb::object& width, const pyb::object& height) {
+             return RunsSvg(One(t), IntArg(width, "width"), IntArg(height, "height"));
+           },
            pyb::arg("width") = 1200, pyb::arg("height") = 420, "the chart `ppsim render` draws, as SVG")
       .def("_repr_svg_", [](T& t) -> pyb::object {
         std::optional<std::string> svg = RunsSvgOrNone(One(t));
