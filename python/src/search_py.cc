@@ -44,6 +44,15 @@ struct PySearchResult {
   }
 };
 
+// The search's progress callback (about every 0.25 s, after its first
+// second) runs Python's signal handlers, so that Ctrl-C stops a long search:
+// the KeyboardInterrupt unwinds the search, which holds nothing but memory
+// and writes no file, and is what ppsim.search raises.
+void CheckSignals(const SearchProgress&) {
+  pyb::gil_scoped_acquire locked;
+  if (PyErr_CheckSignals() != 0) throw pyb::error_already_set();
+}
+
 PySearchResult SearchNamed(const ProblemArgs& args, const pyb::object& max_activations, const pyb::object& placement,
                            const pyb::object& time_limit, const pyb::object& seed) {
   io::SearchRequest request;  // None keeps a default
@@ -53,8 +62,8 @@ PySearchResult SearchNamed(const ProblemArgs& args, const pyb::object& max_activ
   if (!max_activations.is_none()) request.max_activations = IntText(max_activations, "max_activations");
   if (!time_limit.is_none()) request.time_limit = NumberText(time_limit, "time_limit");
   if (!seed.is_none()) request.seed = IntText(seed, "seed");
-  pyb::gil_scoped_release unlocked;  // the search touches no Python object
-  return PySearchResult{std::make_shared<const io::SearchRun>(Unwrap(io::RunSearch(request)))};
+  pyb::gil_scoped_release unlocked;  // the search touches no Python object, but for Ctrl-C:
+  return PySearchResult{std::make_shared<const io::SearchRun>(Unwrap(io::RunSearch(request, &CheckSignals)))};
 }
 
 }  // namespace

@@ -81,12 +81,16 @@ except Exception as e:
 """
 
 
+def child_env():
+    """The environment with PYTHONPATH at the ppsim package this test imported."""
+    return {**os.environ, "PYTHONPATH": os.path.dirname(os.path.dirname(os.path.abspath(ppsim.__file__)))}
+
+
 def run_child(call):
     """(return code, what the child printed): the exception raised by `call` as
     [type name, message, code], or None if it raised nothing."""
-    env = {**os.environ, "PYTHONPATH": os.path.dirname(os.path.dirname(os.path.abspath(ppsim.__file__)))}
     p = subprocess.run([sys.executable, "-c", PRELUDE + CHILD.format(call=call)], capture_output=True, text=True,
-                       cwd=tempfile.gettempdir(), env=env, timeout=120)
+                       cwd=tempfile.gettempdir(), env=child_env(), timeout=120)
     return p.returncode, (json.loads(p.stdout) if p.returncode == 0 else p.stderr)
 
 
@@ -120,3 +124,19 @@ def test_a_message_quoting_bytes_that_are_not_utf8_is_still_one_line():
     assert "ppsim: " + str(e.value) + "\n" == p.stderr.decode("utf-8", "backslashreplace")
     assert "\\xff" in str(e.value)
 
+
+
+def test_ctrl_c_stops_a_long_search():
+    # A search given 10 minutes, interrupted after 1.5 s: KeyboardInterrupt, not
+    # a result 10 minutes later (the child is killed long before that).
+    child = """
+import os, signal, threading, ppsim
+threading.Timer(1.5, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
+try:
+    ppsim.search(P=16, M=64, comm=1, max_activations=6, costs="F=2,B=3,W=1", time_limit=600)
+    print("returned")
+except KeyboardInterrupt:
+    print("interrupted", ppsim.search(P=4, M=8, comm=1, max_activations=4).makespan)
+"""
+    p = subprocess.run([sys.executable, "-c", child], capture_output=True, text=True, env=child_env(), timeout=120)
+    assert (p.returncode, p.stdout) == (0, "interrupted 39\n"), p.stderr  # and the module still searches after it
