@@ -107,8 +107,10 @@ TEST(SweepShardCli, MergeRefusesInconsistentShards) {
   refused(Write("whole.json", RunPpsim("check " + kInterleaved + " --sweep P=1..4 --json").out), "not a shard: no \"shard\"");
   // Edited so that its counts no longer add up.
   auto j = nlohmann::json::parse(RunPpsim("check " + kInterleaved + " --sweep P=1..4 --json --shard 2/2").out);
-  j["tried"] = 5;
-  refused(a1 + " " + Write("edited.json", j.dump()), "tried + skipped is 5 but shard 2/2 has 2 points");
+  j["tried"] = 3;
+  refused(a1 + " " + Write("edited.json", j.dump()), "tried + skipped is 3 but shard 2/2 has 2 points");
+  j["tried"] = 5;  // more than the whole sweep: refused before the shard is counted
+  refused(a1 + " " + Write("edited.json", j.dump()), "edited.json: tried is 5 but the sweep has 4 points");
 
   const auto r = RunPpsim("merge " + Write("bad.json", "{\"ok\": tru"));
   EXPECT_EQ(r.exit_code, 7);
