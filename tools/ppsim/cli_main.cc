@@ -1,5 +1,6 @@
-// ppsim: simulate, measure, check and draw pipeline-parallel schedules.
-// Thin: parses the command line and hands off to core, io and render.
+// The command line of both binaries, `ppsim` (main.cc) and `ppsim-render`
+// (render_main.cc): every registered subcommand parsed by one CLI11 app.
+// Thin: parses the command line and hands off to the libraries.
 #include <sys/stat.h>
 
 #include <algorithm>
@@ -12,6 +13,7 @@
 #include <string_view>
 
 #include "command.h"
+#include "run_cli.h"
 
 namespace ppsim::cli {
 
@@ -33,10 +35,6 @@ int Report(const Error& error) {
   return ExitCode(error.code);
 }
 
-#ifndef PPSIM_WITH_RENDER
-int RunRenderHelper(int argc, char** argv);  // render_helper.cc: execs ppsim-render
-#endif
-
 // What was printed must have reached stdout: a full disk or a closed pipe
 // behind it turns a success into the I/O exit code.
 int CheckStdout(int exit_code) {
@@ -47,18 +45,21 @@ int CheckStdout(int exit_code) {
   return exit_code == 0 ? ppsim::ExitCode(ppsim::ErrorCode::kIo) : exit_code;
 }
 
-}  // namespace ppsim::cli
+// Listed in `ppsim --help` where `ppsim render` would be; `ppsim` hands
+// `render` to ppsim-render before parsing (main.cc, render_helper.cc).
+void AddRenderStub(CLI::App& app, int*) {
+  app.add_subcommand("render",
+                     "check a scene's claims, then draw it: .mp4 .webm .gif .svg .png .html, or text (-o - --format text)")
+      ->allow_extras();
+}
 
-int main(int argc, char** argv) {
-  using namespace ppsim::cli;
-#ifndef PPSIM_WITH_RENDER
-  if (argc > 1 && std::string_view(argv[1]) == "render") return RunRenderHelper(argc, argv);
-#endif
+int RunCli(int argc, char** argv, RenderCommand render) {
   CLI::App app{"ppsim — simulate, measure, check and draw pipeline-parallel training schedules"};
   app.set_version_flag("--version", "ppsim " PPSIM_VERSION);
   app.require_subcommand(1);
   int exit_code = 0;
   auto& commands = Commands();
+  if (render == RenderCommand::kElsewhere) commands.push_back({kRenderOrder, AddRenderStub});
   std::sort(commands.begin(), commands.end(),
             [](const CommandEntry& a, const CommandEntry& b) { return a.order < b.order; });
   for (const CommandEntry& c : commands) c.setup(app, &exit_code);
@@ -89,3 +90,5 @@ int main(int argc, char** argv) {
   }
   return CheckStdout(exit_code);
 }
+
+}  // namespace ppsim::cli

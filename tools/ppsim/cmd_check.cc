@@ -83,7 +83,7 @@ int Run(const CheckOptions& o) {
   return ExitCode(ErrorCode::kClaimFalse);
 }
 
-const CommandRegistrar registrar(40, [](CLI::App& app, int* exit_code) {
+const CommandRegistrar check_registrar(40, [](CLI::App& app, int* exit_code) {
   auto o = std::make_shared<CheckOptions>();
   CLI::App* cmd = app.add_subcommand("check", "evaluate a scene's claims; with --sweep, search for counterexamples");
   cmd->add_option("scene", o->scene, "scene file (TOML, see docs/claims.md)")->required();

@@ -26,7 +26,7 @@ int Run(const CompareOptions& o) {
   return 0;
 }
 
-const CommandRegistrar registrar(20, [](CLI::App& app, int* exit_code) {
+const CommandRegistrar compare_registrar(20, [](CLI::App& app, int* exit_code) {
   auto o = std::make_shared<CompareOptions>();
   CLI::App* cmd = app.add_subcommand("compare", "several schedules on one problem, side by side, with closed forms");
   cmd->add_option("--schedule,-s", o->schedules, "comma-separated schedule names (default gpipe,1f1b)")

@@ -12,7 +12,7 @@
 namespace ppsim::cli {
 namespace {
 
-const CommandRegistrar registrar(5, [](CLI::App& app, int* exit_code) {
+const CommandRegistrar list_registrar(5, [](CLI::App& app, int* exit_code) {
   auto json = std::make_shared<bool>(false);
   auto keys = std::make_shared<bool>(false);
   CLI::App* cmd = app.add_subcommand("list", "every schedule with its preconditions and a one-line description");

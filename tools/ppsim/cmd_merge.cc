@@ -28,7 +28,7 @@ int Run(const MergeOptions& o) {
   return merged->ok ? 0 : ExitCode(ErrorCode::kClaimFalse);  // as `ppsim check --sweep` exits
 }
 
-const CommandRegistrar registrar(45, [](CLI::App& app, int* exit_code) {
+const CommandRegistrar merge_registrar(45, [](CLI::App& app, int* exit_code) {
   auto o = std::make_shared<MergeOptions>();
   CLI::App* cmd = app.add_subcommand("merge", "join the --json outputs of `ppsim check --sweep ... --shard I/N` "
                                               "into the unsplit sweep's");

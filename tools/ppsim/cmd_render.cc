@@ -86,7 +86,7 @@ int Run(const RenderCliOptions& o) {
   return 0;
 }
 
-const CommandRegistrar registrar(50, [](CLI::App& app, int* exit_code) {
+const CommandRegistrar render_registrar(kRenderOrder, [](CLI::App& app, int* exit_code) {
   auto o = std::make_shared<RenderCliOptions>();
   CLI::App* cmd = app.add_subcommand(
       "render", "check a scene's claims, then draw it: .mp4 .webm .gif .svg .png .html, or text (-o - --format text)");

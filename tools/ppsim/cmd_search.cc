@@ -53,7 +53,7 @@ int Run(const SearchCliOptions& o) {
   return 0;
 }
 
-const CommandRegistrar registrar(35, [](CLI::App& app, int* exit_code) {
+const CommandRegistrar search_registrar(35, [](CLI::App& app, int* exit_code) {
   auto o = std::make_shared<SearchCliOptions>();
   CLI::App* cmd = app.add_subcommand(
       "search", "find the shortest schedule within a per-device memory budget, with a lower bound (docs/search.md)");

@@ -81,7 +81,7 @@ int Run(const SimulateOptions& o) {
   return Finish(io::WriteFileAtomically(o.output, *out), o.output);
 }
 
-const CommandRegistrar registrar(10, [](CLI::App& app, int* exit_code) {
+const CommandRegistrar simulate_registrar(10, [](CLI::App& app, int* exit_code) {
   auto o = std::make_shared<SimulateOptions>();
   CLI::App* cmd = app.add_subcommand("simulate", "place one schedule in time and measure it");
   CLI::Option* named =

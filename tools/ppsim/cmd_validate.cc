@@ -41,7 +41,7 @@ int Run(const ValidateOptions& o) {
   return r.ok ? 0 : ExitCode(ErrorCode::kInvalidTimeline);
 }
 
-const CommandRegistrar registrar(30, [](CLI::App& app, int* exit_code) {
+const CommandRegistrar validate_registrar(30, [](CLI::App& app, int* exit_code) {
   auto o = std::make_shared<ValidateOptions>();
   CLI::App* cmd = app.add_subcommand("validate", "check a timeline: every op once, no overlaps, dependencies met, "
                                                  "each op at the earliest tick allowed");

@@ -1,6 +1,8 @@
 // Subcommands register themselves: each tools/ppsim/cmd_<name>.cc defines a
 // static CommandRegistrar that adds its CLI11 subcommand, so adding a command
 // touches no shared file. A command's callback returns a process exit code.
+// The files are compiled as one unit (CMakeLists.txt: CLI11 is parsed and
+// instantiated once), so each registrar has its command's name.
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -23,6 +25,9 @@ struct CommandEntry {
 };
 
 std::vector<CommandEntry>& Commands();
+
+// render's place in `ppsim --help`, in both binaries (cmd_render.cc, cli_main.cc).
+inline constexpr int kRenderOrder = 50;
 
 struct CommandRegistrar {
   CommandRegistrar(int order, CommandSetup setup) { Commands().push_back({order, std::move(setup)}); }

@@ -2,8 +2,7 @@
 // one that links the drawing libraries (Cairo, Pango, GLib, ...). Keeping
 // them out of `ppsim` is what makes simulate, compare, check and validate
 // start in a few milliseconds: a process that never draws never loads them.
-// ppsim-render itself (built with PPSIM_WITH_RENDER) runs render directly.
-#ifndef PPSIM_WITH_RENDER
+// ppsim-render itself runs render directly (render_main.cc).
 #include <unistd.h>
 
 #include <cerrno>
@@ -12,7 +11,8 @@
 #include <cstring>
 #include <string>
 
-#include "command.h"
+#include "ppsim/error.h"
+#include "run_cli.h"
 
 namespace ppsim::cli {
 
@@ -32,15 +32,4 @@ int RunRenderHelper(int argc, char** argv) {
   return ExitCode(ErrorCode::kMissingTool);
 }
 
-namespace {
-
-// Listed in `ppsim --help`; main() hands `render` to the helper before parsing.
-const CommandRegistrar registrar(50, [](CLI::App& app, int*) {
-  app.add_subcommand("render",
-                     "check a scene's claims, then draw it: .mp4 .webm .gif .svg .png .html, or text (-o - --format text)")
-      ->allow_extras();
-});
-
-}  // namespace
 }  // namespace ppsim::cli
-#endif  // PPSIM_WITH_RENDER
