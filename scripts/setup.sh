@@ -20,6 +20,7 @@ test_packages=(
   libgtest-dev libgmock-dev googletest libbenchmark-dev            # tests, benchmarks
   chromium                                                         # the HTML page's browser tests
   python3-dev pybind11-dev python3-numpy python3-pytest python3-pandas   # `import ppsim` (python/) and its tests
+  python3-venv python3-pip python3-setuptools                      # `pip install .` in a venv, tested once
   python3-nbclient python3-ipykernel                               # the example notebook, run by a Jupyter kernel
 )
 [ "$mode" = run ] || packages+=("${test_packages[@]}")

@@ -30,6 +30,7 @@ from ._ppsim import (  # noqa: E402
     RenderResult,
     SearchResult,
     Timeline,
+    __version__,
     check,
     compare,
     list_schedules,
@@ -40,6 +41,7 @@ from ._ppsim import (  # noqa: E402
 )
 
 __all__ = [
+    "__version__",
     "CheckResult",
     "Comparison",
     "Error",

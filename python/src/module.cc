@@ -7,6 +7,7 @@
 
 PYBIND11_MODULE(_ppsim, m) {
   m.doc() = "ppsim's C++ core (use `import ppsim`)";
+  m.attr("__version__") = PPSIM_VERSION;  // VERSION, as `ppsim --version` and the package's metadata
   ppsim::py::RegisterErrors(m);
   ppsim::py::BindTimeline(m);
   ppsim::py::BindSimulate(m);
