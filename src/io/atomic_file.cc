@@ -204,6 +204,8 @@ OutputFile::~OutputFile() {
   if (!tmp_.empty()) DiscardStaged(tmp_);
 }
 
+bool OutputFile::ToStream() const { return path_ != "-" && WritesInPlace(path_); }
+
 Error OutputFile::Commit() {
   if (tmp_.empty()) return Ok();
   return CommitStaged(std::exchange(tmp_, std::string()), path_);

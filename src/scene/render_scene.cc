@@ -66,9 +66,16 @@ Result<std::vector<io::OutputFile>> StageAll(const std::vector<std::string>& out
   return staged;
 }
 
+// Devices and FIFOs first: their write is the one that can fail (a full
+// disk behind /dev/full, a closed pipe), and nothing can be taken back from
+// them; the renames of regular files come after, so a failed device write
+// leaves every file as it was.
 Error CommitAll(std::vector<io::OutputFile>& staged) {
-  for (io::OutputFile& file : staged) {
-    if (Error e = file.Commit(); e.code != ErrorCode::kOk) return e;
+  for (bool streams : {true, false}) {
+    for (io::OutputFile& file : staged) {
+      if (file.ToStream() != streams) continue;
+      if (Error e = file.Commit(); e.code != ErrorCode::kOk) return e;
+    }
   }
   return Error{ErrorCode::kOk, ""};
 }

@@ -82,5 +82,17 @@ TEST(OutputNodes, AnOutputThatIsAnInputIsRefusedAndTheInputKept) {
   }
 }
 
+// `render -o a.svg -o /dev/full` replaced a.svg, then failed on the device:
+// every output of one call is committed, or none is.
+TEST(OutputNodes, AFailedDeviceLeavesTheOtherOutputsAsTheyWere) {
+  ScratchDir dir;
+  const testing::DirRun run = RunInDir(dir, "echo old > a.svg; ln -s /dev/full full.svg",
+                                       "render \"$PPSIM_EXAMPLES/gpipe_vs_1f1b.toml\" -o a.svg -o full.svg");
+  EXPECT_EQ(run.exit_code, kIo) << run.err;
+  EXPECT_EQ(run.err, "ppsim: cannot write /dev/full: No space left on device\n");
+  EXPECT_EQ(testing::Slurp(dir.path() + "/a.svg"), "old\n");
+  EXPECT_EQ(dir.List(), run.before);
+}
+
 }  // namespace
 }  // namespace ppsim

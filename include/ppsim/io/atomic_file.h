@@ -40,6 +40,10 @@ class OutputFile {
 
   const std::string& path() const { return path_; }
   const std::string& into() const { return tmp_.empty() ? path_ : tmp_; }
+  // True iff the output (links followed) is a character device or FIFO:
+  // Commit() then copies bytes there, which cannot be undone, where a
+  // regular file's rename all but cannot fail.
+  bool ToStream() const;
   // Moves the temporary into place (nothing to do when written directly).
   // kIo naming the path; the temporary is gone either way.
   Error Commit();
