@@ -117,8 +117,7 @@ TEST(MalformedToml, AFileNameThatIsNotUtf8) {
   const testing::DirRun run = testing::RunInDir(dir, "printf 'M = [\\n' > \"$(printf '\\377.toml')\"",
                                                 "check \"$(printf '\\377.toml')\"");
   EXPECT_EQ(run.exit_code, ExitCode(ErrorCode::kParse)) << run.err;
-  EXPECT_NE(run.err.find(".toml:1:7: Error while parsing array: encountered end-of-file\n"), std::string::npos) << run.err;
-  EXPECT_EQ(run.err.find('\n'), run.err.size() - 1) << run.err;
+  EXPECT_EQ(run.err, "ppsim: \\xff.toml:1:7: Error while parsing array: encountered end-of-file\n");  // shown escaped
 }
 
 // What the fuzz targets keep, through the command that reads that format.
