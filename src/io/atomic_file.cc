@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "ppsim/io/input_files.h"
+#include "ppsim/one_line.h"
 #include "ppsim/io/temp_registry.h"
 
 namespace ppsim::io {
@@ -271,45 +272,15 @@ Result<std::string> ReadFile(const std::string& path, std::int64_t max_bytes) {
 }
 
 std::string DisplayPath(const std::string& path) {
-  std::string out;
-  auto hex = [&](unsigned char c) {
-    constexpr char kDigits[] = "0123456789abcdef";
-    out += "\\x";
-    out += kDigits[c >> 4];
-    out += kDigits[c & 15];
-  };
-  for (size_t i = 0; i < path.size();) {
-    const unsigned char c = static_cast<unsigned char>(path[i]);
-    if (c < 0x20 || c == 0x7f || c == '\\') {
-      if (c == '\\') out += "\\\\"; else hex(c);
-      ++i;
-      continue;
-    }
-    if (c < 0x80) {
-      out += static_cast<char>(c);
-      ++i;
-      continue;
-    }
-    // A well-formed UTF-8 sequence (no overlongs, no surrogates, ≤ U+10FFFF) is kept whole.
-    const int len = c >= 0xF0 && c <= 0xF4 ? 4 : c >= 0xE0 ? 3 : c >= 0xC2 && c <= 0xDF ? 2 : 0;
-    bool ok = len > 0 && i + len <= path.size();
-    for (int k = 1; ok && k < len; ++k) ok = (static_cast<unsigned char>(path[i + k]) & 0xC0) == 0x80;
-    if (ok && len >= 3) {
-      const unsigned char c1 = static_cast<unsigned char>(path[i + 1]);
-      if (c == 0xE0 && c1 < 0xA0) ok = false;
-      if (c == 0xED && c1 >= 0xA0) ok = false;
-      if (c == 0xF0 && c1 < 0x90) ok = false;
-      if (c == 0xF4 && c1 >= 0x90) ok = false;
-    }
-    if (!ok) {
-      hex(c);
-      ++i;
-      continue;
-    }
-    out.append(path, i, static_cast<size_t>(len));
-    i += static_cast<size_t>(len);
+  // OneLine's escapes (one_line.h), with each backslash of the name doubled
+  // first so that an escape cannot be mistaken for bytes of the name.
+  std::string doubled;
+  doubled.reserve(path.size());
+  for (char c : path) {
+    doubled += c;
+    if (c == '\\') doubled += c;
   }
-  return out;
+  return OneLine(doubled);
 }
 
 }  // namespace ppsim::io
