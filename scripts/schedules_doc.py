@@ -34,9 +34,14 @@ out.append('''# Schedules
 Every schedule ppsim knows (`ppsim list` prints the same list with its
 preconditions), each with a terminal chart from `ppsim simulate --format
 text` and its bubble and memory against the published closed forms
-(tests/data/README.md). Charts use unit costs unless the command
-says otherwise. They are the chart `ppsim render --format text` draws, at
-its default 100 columns: `F3` where an op starts (`F3c1` for a device's
+(tests/data/README.md). Every run does the same work, one model's
+(docs/costs.md): a stage's backward is B (input gradient) + W (weight
+gradient), and a schedule that does not split it runs both as one op. The
+default costs are F = 1 and a backward of 1 (B = W = 1/2, so split runs count
+in half-units); the split schedules below are charted at F = B = W = 1, the
+Zero Bubble paper's setting, as their commands say. The charts are the
+chart `ppsim render --format text` draws, at its default 100 columns:
+`F3` where an op starts (`F3c1` for a device's
 second chunk) and `-` through its further cycles, `.` an idle cycle, and
 `idle N` each device's idle cycles. Where the labels do not fit, one letter
 a cycle: lower case for the second chunk, `+` for an overlapped pair (one
@@ -56,7 +61,9 @@ Megatron's and the Zero Bubble team's orders in tests/data/peers_public.json
 Split-backward schedules (zb-*, zbv, v-half, v-min, dualpipe*) run B = the input-gradient
 pass and W = the weight-gradient pass; DualPipe's other backwards are *full*
 (one op, B+W long, no W; `--cost BW=…`, docs/semantics.md), drawn as a B
-cell as long as B+W. See docs/costs.md for costs and bytes.
+cell as long as B+W. GPipe, 1F1B, interleaved, combined-1f1b and looped-bfs
+run every backward full; the closed forms' B is then B + W. See
+docs/costs.md for costs and bytes.
 
 ''')
 section('gpipe', '''GPipe: every forward in microbatch order, then every backward.''',
@@ -116,7 +123,7 @@ refusals.''',
          ('bubble ratio', 'interleaved\'s (P−1)/(v·M) = 0.1875', lambda j, s, m: j['bubble_ratio']),
          ('peak activations per device', '— (ppsim\'s form min((v−1)g+2(P−1−d)+2, vM) = 12 10 8 6)', peak),
          ('interleaved, same size', 'one less: 11 9 7 5', lambda j, s, m: ' '.join(map(str, stats(['-s', 'interleaved', '-P', '4', '-M', '8', '--chunks', '2'])[0]['peak_activations_per_device']))),
-         ('same, `--cost F=1,B=1,FB=1` (pair fully overlapped)', '—', lambda j, s, m: stats(['-s', 'combined-1f1b', '-P', '4', '-M', '8', '--chunks', '2', '--cost', 'F=1,B=1,FB=1'])[0]['makespan'])])
+         ('same, `--cost F=1,BW=1,FB=1` (pair fully overlapped)', '—', lambda j, s, m: stats(['-s', 'combined-1f1b', '-P', '4', '-M', '8', '--chunks', '2', '--cost', 'F=1,BW=1,FB=1'])[0]['makespan'])])
 section('looped-bfs', '''Looped BFS (PyTorch ScheduleLoopedBFS): each chunk's forwards for all
 microbatches, then its backwards. No published closed form; it holds every
 microbatch of every chunk, like GPipe.''',
@@ -132,7 +139,7 @@ gaps they are meant to fill and ppsim measures more, e.g. 6 instead of 3 at
 P = 4, F = 1, B = 2, W = 2.''',
         ['-s', 'zb-h1', '-P', '4', '-M', '8', '--cost', 'F=2,B=2,W=1'],
         [('largest idle in a device span', '(P−1)(F+B−W) = 9', lambda j, s, m: max(s)),
-         ('1F1B, same work (B = 3, no split)', '(P−1)(F+B+W) = 15', lambda j, s, m: max(stats(['-s', '1f1b', '-P', '4', '-M', '8', '--cost', 'F=2,B=3'])[1])),
+         ('1F1B, same costs (its backward whole: B + W = 3)', '(P−1)(F+B+W) = 15', lambda j, s, m: max(stats(['-s', '1f1b', '-P', '4', '-M', '8', '--cost', 'F=2,B=2,W=1'])[1])),
          ('peak activations per device', 'P = 4', peak)])
 section('zb-h2', '''ZB-H2 (Qi et al. 2024): more warm-up forwards (up to 2P−1 microbatches in
 flight) fill the bubble before the first B, and W are pushed to the tail,
@@ -141,15 +148,15 @@ unit-cost pipeline produces with the priorities B, then F (while fewer than
 2P−1 in flight), then W. Inside M ≥ 2P−1 and W ≤ F the bubble per device span
 is (P−1)(F+B−2W) (zero at equal costs); with fewer microbatches the warm-up
 cannot be filled and the bubble grows.''',
-        ['-s', 'zb-h2', '-P', '4', '-M', '8'],
-        [('largest idle in a device span', '(P−1)(F+B−2W) = 0', lambda j, s, m: max(s)),
+        ['-s', 'zb-h2', '-P', '4', '-M', '8', '--cost', 'F=1,B=1,W=1'],
+        [('largest idle in a device span', '(P−1)(F+B−2W) = 0 at F = B = W = 1', lambda j, s, m: max(s)),
          ('same, --cost F=2,B=2,W=1', '(P−1)(F+B−2W) = 6', lambda j, s, m: max(stats(['-s', 'zb-h2', '-P', '4', '-M', '8', '--cost', 'F=2,B=2,W=1'])[1])),
          ('peak activations per device', '2P−1 = 7', peak)])
 section('zb1p', '''ZB1P (PyTorch ScheduleInterleavedZeroBubble): interleaved 1F1B with the
 backward split, a warm-up of one forward per hop (not Megatron's two), and
 device d's first d W held back. Equals PyTorch's per-rank order; with v = 1
 it is ZB-H1. No published closed form for v > 1.''',
-        ['-s', 'zb1p', '-P', '4', '-M', '8', '--chunks', '2'],
+        ['-s', 'zb1p', '-P', '4', '-M', '8', '--chunks', '2', '--cost', 'F=1,B=1,W=1'],
         [('largest idle in a device span', '—', lambda j, s, m: max(s)),
          ('bubble ratio', '—', lambda j, s, m: j['bubble_ratio']),
          ('peak activations per device', '—', peak)])
@@ -159,14 +166,14 @@ devices and back up, and the first and last stage share device 0. Zero
 bubble inside the steady state when F = B = W; the README gives no closed
 form. For M < 2P−1 the order is built for 2P−1 microbatches and the missing
 ones dropped, as PyTorch does.''',
-        ['-s', 'zbv', '-P', '4', '-M', '8'],
+        ['-s', 'zbv', '-P', '4', '-M', '8', '--cost', 'F=1,B=1,W=1'],
         [('largest idle in a device span', '—', lambda j, s, m: max(s)),
          ('bubble ratio', '—', lambda j, s, m: j['bubble_ratio']),
          ('peak activations per device (chunk-microbatches)', '—', peak)])
 def vshape_rows(name, formula, per_mb, paper_ratio):
     most = lambda args: max(stats(args)[0]['peak_activations_per_device'])
     one_f_one_b = lambda P, M: max(stats(['-s', '1f1b', '-P', str(P), '-M', str(M)])[0]['peak_activations_per_device'])
-    rate = lambda args: '%.4f' % stats(args)[0]['bubble_rate_span']
+    rate = lambda args: '%.4f' % stats(args + ['--cost', 'F=1,B=1,W=1'])[0]['bubble_rate_span']
     from fractions import Fraction
     ratio = lambda P, M: str(Fraction(most(['-s', name, '-P', str(P), '-M', str(M)]), 2 * one_f_one_b(P, M)))
     return [('peak activations, fullest device (chunk sets, 2 per microbatch)', '%s = %d' % (formula, 2 * per_mb(4)),
@@ -176,7 +183,7 @@ def vshape_rows(name, formula, per_mb, paper_ratio):
             ('peak / 1F1B\'s, P = 8, M = 16', '≈ %s; table %d/8' % (paper_ratio, per_mb(8)), lambda j, s, m: ratio(8, 16)),
             ('peak / 1F1B\'s, P = 16, M = 32', '≈ %s; table %d/16' % (paper_ratio, per_mb(16)), lambda j, s, m: ratio(16, 32)),
             ('bubble rate (idle / span of the widest device), P = 8, M = 64', '', lambda j, s, m: rate(['-s', name, '-P', '8', '-M', '64'])),
-            ('1F1B, same work (F = 1, B = 2), P = 8, M = 64', '~P/M = 0.125', lambda j, s, m: rate(['-s', '1f1b', '-P', '8', '-M', '64', '--cost', 'F=1,B=2']))]
+            ('1F1B, same work (its backward whole, B + W = 2), P = 8, M = 64', '~P/M = 0.125', lambda j, s, m: rate(['-s', '1f1b', '-P', '8', '-M', '64']))]
 rows = vshape_rows('v-half', '2⌊(P+2)/2⌋', lambda P: (P + 2) // 2, '1/2')
 rows[-2] = (rows[-2][0], '~P/(2M) = 0.0625', rows[-2][2])
 section('v-half', '''V-Half (Qi et al., "Pipeline Parallelism with Controllable Memory",
@@ -205,7 +212,7 @@ limit). Measured at the limits on the 2-core development machine: P = 256,
 M = 1024 takes 6.2 s of CPU (V-Min 3.2 s) and 68 MB; P = 4, M = 65536
 takes 1.1 s. Beyond them it grew to 13 s at P = 1024, M = 256 and 44 s at
 P = 4096, M = 64.''',
-        ['-s', 'v-half', '-P', '4', '-M', '8'], rows)
+        ['-s', 'v-half', '-P', '4', '-M', '8', '--cost', 'F=1,B=1,W=1'], rows)
 rows = vshape_rows('v-min', '2⌊(P+4)/3⌋', lambda P: (P + 4) // 3, '1/3')
 rows[-2] = (rows[-2][0], '~2P/(3M) = 0.0833', rows[-2][2])
 section('v-min', '''V-Min (Qi et al. 2024): the same construction from a tighter pattern
@@ -220,7 +227,7 @@ differs from "1/3" at small P: 1/2 of 1F1B's at P = 4 and P = 8, 3/8 at
 P = 16, 2/3 at P = 3; the +4 is the pattern's ramp, so the ratio nears 1/3
 only as P grows. Its bubble rate at P = 8, M = 64 is 2/3 of 1F1B's, as the
 table's ~2P/(3M) against ~P/M says, though both sit below those figures.''',
-        ['-s', 'v-min', '-P', '4', '-M', '8'], rows)
+        ['-s', 'v-min', '-P', '4', '-M', '8', '--cost', 'F=1,B=1,W=1'], rows)
 idle_of = lambda args: max(stats(args)[2])
 section('dualpipe', '''DualPipe (DeepSeek-V3, `dualpipe/dualpipe.py`): two copies of the model run
 in opposite directions (placement `dualpipe`): microbatches 0..M/2−1 go down
@@ -273,9 +280,9 @@ row); tests/core/zoo_closed_forms_test.cc checks it there. Without overlap
 (third row): a lone F need not wait for its partner's gradient.''',
         ['-s', 'dualpipe', '-P', '4', '-M', '8', '--cost', 'F=2,B=2,W=1,FB=3'],
         [('largest device idle over the makespan', '(P/2−1)(F&B+B−3W) = 1·(3+3−3) = 3', lambda j, s, m: max(m)),
-         ('same at unit costs (FB = F+BW = 3, BW = 2)', '(P/2−1)(F&B+B−3W) = 2', lambda j, s, m: idle_of(['-s', 'dualpipe', '-P', '4', '-M', '8'])),
-         ('unit costs, `--no-overlap`', '—', lambda j, s, m: idle_of(['-s', 'dualpipe', '-P', '4', '-M', '8', '--no-overlap'])),
-         ('peak activations per device', 'PP+1 = 5 (unit costs)', lambda j, s, m: ' '.join(map(str, stats(['-s', 'dualpipe', '-P', '4', '-M', '8'])[0]['peak_activations_per_device']))),
+         ('same at unit costs (FB = F+BW = 3, BW = 2)', '(P/2−1)(F&B+B−3W) = 2', lambda j, s, m: idle_of(['-s', 'dualpipe', '-P', '4', '-M', '8', '--cost', 'F=1,B=1,W=1'])),
+         ('unit costs, `--no-overlap`', '—', lambda j, s, m: idle_of(['-s', 'dualpipe', '-P', '4', '-M', '8', '--cost', 'F=1,B=1,W=1', '--no-overlap'])),
+         ('peak activations per device', 'PP+1 = 5 (unit costs)', lambda j, s, m: ' '.join(map(str, stats(['-s', 'dualpipe', '-P', '4', '-M', '8', '--cost', 'F=1,B=1,W=1'])[0]['peak_activations_per_device']))),
          ('parameters per device', '2× (two model copies)', lambda j, s, m: '2× (tests/core/memory_bytes_test.cc)')])
 section('dualpipev', '''DualPipeV (DeepSeek's `dualpipe/dualpipev.py`, DualPipe folded into a V;
 its order equals PyTorch's ScheduleDualPipeV): V-shape placement like ZB-V,
@@ -289,7 +296,7 @@ and `(F;B)OVERLAP_F_B` for a pair; ppsim exports and re-imports it byte for
 byte.''',
         ['-s', 'dualpipev', '-P', '4', '-M', '10', '--cost', 'F=2,B=2,W=1,FB=3'],
         [('largest device idle over the makespan', '(P−1)(F&B+B−3W) = 3·(3+3−3) = 9', lambda j, s, m: max(m)),
-         ('same at unit costs (FB = F+BW = 3, BW = 2)', '(P−1)(F&B+B−3W) = 6', lambda j, s, m: idle_of(['-s', 'dualpipev', '-P', '4', '-M', '10'])),
-         ('unit costs, `--no-overlap`', '—', lambda j, s, m: idle_of(['-s', 'dualpipev', '-P', '4', '-M', '10', '--no-overlap'])),
-         ('peak activations per device', '2P+1 = 9 (unit costs)', lambda j, s, m: ' '.join(map(str, stats(['-s', 'dualpipev', '-P', '4', '-M', '10'])[0]['peak_activations_per_device'])))])
+         ('same at unit costs (FB = F+BW = 3, BW = 2)', '(P−1)(F&B+B−3W) = 6', lambda j, s, m: idle_of(['-s', 'dualpipev', '-P', '4', '-M', '10', '--cost', 'F=1,B=1,W=1'])),
+         ('unit costs, `--no-overlap`', '—', lambda j, s, m: idle_of(['-s', 'dualpipev', '-P', '4', '-M', '10', '--cost', 'F=1,B=1,W=1', '--no-overlap'])),
+         ('peak activations per device', '2P+1 = 9 (unit costs)', lambda j, s, m: ' '.join(map(str, stats(['-s', 'dualpipev', '-P', '4', '-M', '10', '--cost', 'F=1,B=1,W=1'])[0]['peak_activations_per_device'])))])
 sys.stdout.write(''.join(out))

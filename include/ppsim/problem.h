@@ -44,16 +44,25 @@ enum class CostBasis : std::uint8_t {
 // per stage of the model on one device, P values). All values must be ≥ 1.
 // Until ScaleCosts() has run (Problem::ticks_per_unit == 0) they are in the
 // user's units; Place() reads them as ticks per op.
+//
+// One model of work (docs/costs.md): a stage's backward is B (input
+// gradient) + W (weight gradient). A schedule that splits the backward runs
+// them as two ops; one that does not runs a full backward, B + W (or BW when
+// given), as one op. Empty b and w mean "not given": ScaleCosts() derives
+// them from BW (default 1) — halves of it when neither is given — and puts
+// an unsplit run's full backward into b. Read unscaled, an empty b or w is
+// 1 tick.
 struct Costs {
   std::vector<Tick> f{1};  // forward
-  std::vector<Tick> b{1};  // backward (input-gradient pass when split)
-  std::vector<Tick> w{1};  // weight-gradient pass; used only by split schedules
+  std::vector<Tick> b;     // input-gradient pass (a full backward in an unsplit run, once scaled)
+  std::vector<Tick> w;     // weight-gradient pass; used only by split schedules
   // Overlapped forward+backward pair (DualPipe's "F&B"), per stage of the
   // forward op; empty = no overlap benefit, the pair costs f + its backward
   // (b, or FullBackward when the pair's backward is full).
   std::vector<Tick> fb;
-  // Full backward (input and weight gradients in one op, Slot::full) in a
-  // split schedule; empty = b + w of its stage.
+  // Full backward (input and weight gradients in one op): an unsplit
+  // schedule's backward, and Slot::full in a split one; empty = b + w of
+  // its stage (1 when b and w are not given either).
   std::vector<Tick> bw;
 
   Tick Of(OpKind kind, int stage) const;

@@ -49,7 +49,7 @@ Prediction PredictCombined1F1B(const Problem& p) {
   const Tick fb = p.costs.f[0] + p.costs.b[0];
   const std::int64_t chunks = std::int64_t{p.v} * p.M;
   out.makespan = (chunks + p.P - 1) * fb;
-  out.makespan_formula = "(vM+P-1)(F+B) per chunk";
+  out.makespan_formula = "(vM+P-1)(F+B+W) per chunk";
   out.bubble_ratio = Rational::Of(p.P - 1, chunks);
   out.bubble_formula = "(P-1)/(vM)";
   if (p.hold != HoldMode::kResident) return out;

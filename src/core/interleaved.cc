@@ -27,7 +27,7 @@ Prediction PredictInterleaved(const Problem& p) {
   if (Group(p) < p.P) return out;
   const Tick fb = p.costs.f[0] + p.costs.b[0];
   out.makespan = (std::int64_t{p.v} * p.M + p.P - 1) * fb;
-  out.makespan_formula = "(vM+P-1)(F+B) per chunk";
+  out.makespan_formula = "(vM+P-1)(F+B+W) per chunk";
   out.bubble_ratio = Rational::Of(p.P - 1, std::int64_t{p.v} * p.M);
   out.bubble_formula = "(P-1)/(vM)";
   return out;

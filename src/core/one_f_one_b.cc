@@ -34,7 +34,7 @@ Prediction Predict1F1B(const Problem& p) {
   Prediction out;
   const Tick fb = p.costs.f[0] + p.costs.b[0];
   out.makespan = (p.M + p.P - 1) * fb;
-  out.makespan_formula = "(M+P-1)(F+B)";
+  out.makespan_formula = "(M+P-1)(F+B+W)";
   out.bubble_ratio = Rational::Of(p.P - 1, p.M);
   out.bubble_formula = "(P-1)/M";
   const bool held = p.hold == HoldMode::kHeld;
@@ -44,7 +44,7 @@ Prediction Predict1F1B(const Problem& p) {
   out.peak_formula = held ? "min(P-d, M) (0 on the last device)" : "min(P-d, M)";
   if (p.M >= 2 * p.P - 1) {
     out.span_idle = std::int64_t{p.P - 1} * fb;
-    out.span_idle_formula = "(P-1)(F+B)";
+    out.span_idle_formula = "(P-1)(F+B+W)";
   }
   return out;
 }

@@ -9,7 +9,9 @@
 namespace ppsim {
 namespace {
 
+// An empty list (b or w not given, read before ScaleCosts) is 1 tick.
 Tick PerStage(const std::vector<Tick>& values, int stage) {
+  if (values.empty()) [[unlikely]] return 1;
   return values.size() == 1 ? values[0] : values[stage];
 }
 
@@ -51,7 +53,7 @@ std::optional<Tick> WorkBound(const Problem& p) {
   // values, cost_scale.h): every model stage then counts v times in the sum,
   // as s mod P visits it.
   auto at = [S](const std::vector<Tick>& values, int s) {
-    return PerStage(values, values.size() == 1 || static_cast<int>(values.size()) == S
+    return PerStage(values, values.size() <= 1 || static_cast<int>(values.size()) == S
                                 ? s
                                 : s % static_cast<int>(values.size()));
   };
@@ -108,16 +110,23 @@ Error ValidateProblem(const Problem& p) {
     return bad(PlacementName(p.placement) + " placement needs exactly 2 chunks per device, got " + std::to_string(p.v));
   const int S = p.stages();
   const int model_stages = p.cost_basis == CostBasis::kStage && p.ticks_per_unit == 0 ? p.P : 0;
-  for (auto [name, values] : {std::pair<const char*, const std::vector<Tick>*>{"F", &p.costs.f},
-                              {"B", &p.costs.b}, {"W", &p.costs.w}}) {
-    Error e = CheckCosts(name, *values, S, model_stages);
+  {
+    Error e = CheckCosts("F", p.costs.f, S, model_stages);
     if (e.code != ErrorCode::kOk) return e;
   }
-  for (auto [name, values] : {std::pair<const char*, const std::vector<Tick>*>{"FB", &p.costs.fb},
-                              {"BW", &p.costs.bw}}) {
+  for (auto [name, values] : {std::pair<const char*, const std::vector<Tick>*>{"B", &p.costs.b},
+                              {"W", &p.costs.w}, {"FB", &p.costs.fb}, {"BW", &p.costs.bw}}) {
     if (values->empty()) continue;
     Error e = CheckCosts(name, *values, S, model_stages);
     if (e.code != ErrorCode::kOk) return e;
+  }
+  if (p.ticks_per_unit == 0 && p.costs.bw.empty() && p.costs.b.empty() != p.costs.w.empty()) {
+    const char* given = p.costs.b.empty() ? "W" : "B";
+    const char* other = p.costs.b.empty() ? "B" : "W";
+    return Error::Field(ErrorCode::kInvalidValue, "costs",
+                        std::string(": ") + given + " is given without " + other +
+                            ": a backward is B (input gradient) + W (weight gradient); give " + other +
+                            " too, or BW alone for a whole backward");
   }
   {
     Error e = ValidateMemoryModel(p.memory, S);

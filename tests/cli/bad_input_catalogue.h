@@ -34,23 +34,23 @@ inline void PrintTo(const BadInput &c, std::ostream *os) { *os << c.name; }
 
 inline constexpr BadInput kBadInputs[] = {
     // Arithmetic that would overflow int64 is refused before simulating.
-    {"WorkOverflowSimulate", "overflow", "", "simulate -s gpipe -P 4096 -M 1 --cost F=" PPSIM_BIG ",B=" PPSIM_BIG,
+    {"WorkOverflowSimulate", "overflow", "", "simulate -s gpipe -P 4096 -M 1 --cost F=" PPSIM_BIG ",BW=" PPSIM_BIG,
      ErrorCode::kTooLarge,
      "P × M × Σ over stages of (F+B+W+3·comm) = more than 2^63 device-ticks "
      "exceeds the limit 2^62 (P × makespan must fit in 64 bits; use coarser "
      "ticks)"},
-    {"WorkOverflowCompare", "overflow", "", "compare -s gpipe,1f1b -P 4096 -M 1 --cost F=" PPSIM_BIG ",B=" PPSIM_BIG,
+    {"WorkOverflowCompare", "overflow", "", "compare -s gpipe,1f1b -P 4096 -M 1 --cost F=" PPSIM_BIG ",BW=" PPSIM_BIG,
      ErrorCode::kTooLarge,
      "P × M × Σ over stages of (F+B+W+3·comm) = more than 2^63 device-ticks "
      "exceeds the limit 2^62 (P × makespan must fit in 64 bits; use coarser "
      "ticks)"},
     {"WorkOverflowCriticalPath", "overflow", "",
-     "simulate -s gpipe -P 4096 -M 1 --cost F=" PPSIM_BIG ",B=" PPSIM_BIG " --critical-path", ErrorCode::kTooLarge,
+     "simulate -s gpipe -P 4096 -M 1 --cost F=" PPSIM_BIG ",BW=" PPSIM_BIG " --critical-path", ErrorCode::kTooLarge,
      "P × M × Σ over stages of (F+B+W+3·comm) = more than 2^63 device-ticks "
      "exceeds the limit 2^62 (P × makespan must fit in 64 bits; use coarser "
      "ticks)"},
     {"WorkOverflowScene", "overflow", PPSIM_SCENE_FN "scene 'makespan(A) > 0'",
-     "check s.toml --set P=4096 --set M=1 --set costs.F=" PPSIM_BIG " --set costs.B=" PPSIM_BIG, ErrorCode::kTooLarge,
+     "check s.toml --set P=4096 --set M=1 --set costs.F=" PPSIM_BIG " --set costs.BW=" PPSIM_BIG, ErrorCode::kTooLarge,
      "s.toml:3: run A: P × M × Σ over stages of (F+B+W+3·comm) = more than "
      "2^63 device-ticks exceeds the limit 2^62 (P × makespan must fit in 64 "
      "bits; use coarser ticks)"},

@@ -60,8 +60,8 @@ TEST_F(InteropCli, ScheduleFileSimulatesLikeTheNamedSchedule) {
   auto text = RunPpsim("simulate --schedule 1f1b -P 4 -M 6 --export text");
   ASSERT_EQ(text.exit_code, 0) << text.err;
   const std::string file = Write("1f1b.txt", text.out);
-  auto from_file = RunPpsim("simulate --schedule-file " + file + " --cost F=1,B=2 --comm 1 --json");
-  auto named = RunPpsim("simulate --schedule 1f1b -P 4 -M 6 --cost F=1,B=2 --comm 1 --json");
+  auto from_file = RunPpsim("simulate --schedule-file " + file + " --cost F=1,BW=2 --comm 1 --json");
+  auto named = RunPpsim("simulate --schedule 1f1b -P 4 -M 6 --cost F=1,BW=2 --comm 1 --json");
   ASSERT_EQ(from_file.exit_code, 0) << from_file.err;
   const auto a = nlohmann::json::parse(from_file.out), b = nlohmann::json::parse(named.out);
   EXPECT_EQ(a["makespan"], b["makespan"]);

@@ -302,7 +302,7 @@ TEST(CompareCli, CostPerChunkKeepsCostsAsGiven) {
   EXPECT_NE(run.out.find("costs per chunk, as given (--cost-per chunk); 1 tick = 1 chunk cost unit"), std::string::npos)
       << run.out;
   EXPECT_NE(run.out.find("makespans differ: 1f1b=22 interleaved=38"), std::string::npos) << run.out;
-  auto sim = RunPpsim("simulate -s interleaved --chunks 2 -P 4 -M 8 --cost F=2,B=2 --cost-per chunk --json");
+  auto sim = RunPpsim("simulate -s interleaved --chunks 2 -P 4 -M 8 --cost F=2,BW=2 --cost-per chunk --json");
   const auto j = nlohmann::json::parse(sim.out);
   EXPECT_EQ(j["cost_basis"], "chunk");
   EXPECT_EQ(j["ticks_per_unit"], 1);

@@ -23,7 +23,7 @@ TEST(ClosedForms, GPipeAnd1F1BFinishTogetherWithBubbleRatioPMinus1OverM) {
           p.P = P;
           p.M = M;
           p.costs.f = {F};
-          p.costs.b = {B};
+          p.costs.bw = {B};
           const Metrics g = Measure(MustSimulate("gpipe", p));
           const Metrics o = Measure(MustSimulate("1f1b", p));
           SCOPED_TRACE("P=" + std::to_string(P) + " M=" + std::to_string(M) + " F=" + std::to_string(F) +
@@ -43,7 +43,7 @@ TEST(ClosedForms, PeakActivationsPerDevice) {
         p.P = P;
         p.M = M;
         p.hold = hold;
-        p.costs.b = {2};
+        p.costs.bw = {2};
         for (const char* name : {"gpipe", "1f1b"}) {
           const Timeline t = MustSimulate(name, p);
           const Prediction pred = Predict(name, t.problem);
@@ -85,7 +85,7 @@ TEST(ClosedForms, InterleavedWithChunkCostStageOverVBeats1F1B) {
   one.P = 4;
   one.M = 8;
   one.costs.f = {4};
-  one.costs.b = {8};
+  one.costs.bw = {8};
   Problem two = one;
   two.v = 2;
   const Timeline chunked = MustSimulate("interleaved", two);

@@ -123,7 +123,7 @@ TEST(Combined1F1B, ClosedFormsHoldForEveryAcceptedGroup) {
       for (Tick B : {1, 2}) {
         Problem q = p;
         q.costs.f = {F};
-        q.costs.b = {B};
+        q.costs.bw = {B};
         q.hold = HoldMode::kResident;
         Result<Timeline> t = Simulate("combined-1f1b", q);
         ASSERT_TRUE(t.ok()) << Label(p) << ": " << t.error().message;
@@ -143,7 +143,7 @@ TEST(Combined1F1B, ClosedFormsHoldForEveryAcceptedGroup) {
 TEST(Combined1F1B, ValidatesWithCommunication) {
   ForEachAccepted([](Problem p) {
     p.costs.f = {2};
-    p.costs.b = {3};
+    p.costs.bw = {3};
     p.comm = 1;
     Result<Timeline> t = Simulate("combined-1f1b", p);
     ASSERT_TRUE(t.ok()) << Label(p) << ": " << t.error().message;

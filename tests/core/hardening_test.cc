@@ -32,10 +32,10 @@ TEST(ProblemLimits, WorkThatCouldOverflowPTimesMakespanIsRefused) {
   p.P = 4096;
   p.M = 1;
   p.costs.f = {kMaxCost};
-  p.costs.b = {kMaxCost};
+  p.costs.bw = {kMaxCost};
   EXPECT_EQ(ValidateProblem(p).code, ErrorCode::kTooLarge);
   p.costs.f = {1};
-  p.costs.b = {1};
+  p.costs.bw = {1};
   p.comm = kMaxCost;  // latency counts too
   EXPECT_EQ(ValidateProblem(p).code, ErrorCode::kTooLarge);
   p.comm = 1000;

@@ -160,7 +160,7 @@ TEST(MegatronOrders, EveryAcceptedGroupHasTheInterleavedBubble) {
               if (!MegatronAccepts(P, M, g)) continue;
               Problem p = Sized(P, M, v, g);
               p.costs.f = {F};
-              p.costs.b = {B};
+              p.costs.bw = {B};
               Result<Timeline> t = Simulate("interleaved", p);
               ASSERT_TRUE(t.ok()) << Label("interleaved", p);
               const Metrics m = Measure(*t);

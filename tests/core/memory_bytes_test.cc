@@ -69,6 +69,8 @@ TEST(MemoryBytes, DualPipeDoublesParameters) {
 // the bytes are freed when B ends, the rest when W ends.
 TEST(MemoryBytes, SplitBackwardFreesItsShares) {
   Problem p = Sized(1, 1);
+  p.costs.b = {1};
+  p.costs.w = {1};
   p.memory.activation_bytes = {100};
   p.memory.freed_by_b_percent = 40;
   MemoryBytes m = MeasureMemoryBytes(MustSimulate("zb-h1", p));

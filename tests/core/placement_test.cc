@@ -75,9 +75,11 @@ TEST(Placement, RandomCostsAndRandomValidOrdersAreTightAndLegal) {
     const int S = p.stages();
     p.costs.f.clear();
     p.costs.b.clear();
+    p.costs.w.clear();
     for (int s = 0; s < S; ++s) {
       p.costs.f.push_back(std::uniform_int_distribution<int>(1, 5)(rng));
       p.costs.b.push_back(std::uniform_int_distribution<int>(1, 9)(rng));
+      p.costs.w.push_back(std::uniform_int_distribution<int>(1, 4)(rng));
     }
     ASSERT_EQ(ValidateProblem(p).code, ErrorCode::kOk);
     Schedule s = RandomOrder(p, rng);

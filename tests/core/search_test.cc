@@ -97,9 +97,7 @@ struct Fixed {
   Tick makespan;
   std::int64_t peak;
 };
-Fixed SimulateFixed(const std::string& name, Problem p) {
-  Problem q = p;
-  if (name == "1f1b" || name == "gpipe") q.costs.b = {p.costs.b[0] + p.costs.w[0]};
+Fixed SimulateFixed(const std::string& name, const Problem& q) {
   Result<Timeline> t = Simulate(name, q);
   EXPECT_TRUE(t.ok()) << name;
   const std::vector<std::int64_t> peaks = MeasuredPeaks(*t);

@@ -47,7 +47,8 @@ std::string Label(const char* name, const Problem& p) {
          (p.costs.fb.empty() ? "" : " FB=" + std::to_string(p.costs.fb[0]));
 }
 
-// GPipe and 1F1B: makespan (M+P-1)(F+B), bubble ratio (P-1)/M.
+// GPipe and 1F1B: makespan (M+P-1)(F+B+W), their backward being whole
+// (B + W, W = 1 here), and bubble ratio (P-1)/M.
 TEST(ZooClosedForms, GPipeAnd1F1BMakespanAndBubble) {
   for (const char* name : {"gpipe", "1f1b"})
     for (int P = 1; P <= 8; ++P)
@@ -56,7 +57,7 @@ TEST(ZooClosedForms, GPipeAnd1F1BMakespanAndBubble) {
           for (Tick b : {1, 2, 5}) {
             const Problem p = Sized(P, M, f, b);
             const SimRun r = Simulated(name, p);
-            EXPECT_EQ(r.metrics.makespan, (M + P - 1) * (f + b)) << Label(name, p);
+            EXPECT_EQ(r.metrics.makespan, (M + P - 1) * (f + b + 1)) << Label(name, p);
             EXPECT_DOUBLE_EQ(r.metrics.bubble_ratio, static_cast<double>(P - 1) / M) << Label(name, p);
           }
 }
@@ -102,7 +103,7 @@ TEST(ZooClosedForms, ZeroBubbleHandcraftedBubbles) {
         for (Tick b : {1, 2, 3})
           for (Tick w : {1, 2, 3}) {
             const Problem p = Sized(P, M, f, b, w);
-            EXPECT_EQ(Simulated("1f1b", Sized(P, M, f, b + w)).metrics.max_span_idle, (P - 1) * (f + b + w))
+            EXPECT_EQ(Simulated("1f1b", p).metrics.max_span_idle, (P - 1) * (f + b + w))
                 << Label("1f1b", p);
             if (w <= f) {
               EXPECT_EQ(Simulated("zb-h1", p).metrics.max_span_idle, (P - 1) * (f + b - w)) << Label("zb-h1", p);

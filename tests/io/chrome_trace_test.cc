@@ -27,7 +27,7 @@ Timeline Placed(const char* schedule, int P, int M, int v = 1, Tick comm = 0) {
   p.M = M;
   p.v = v;
   p.comm = comm;
-  p.costs.b = {2};
+  p.costs.bw = {2};
   Result<Timeline> t = Simulate(schedule, p);
   EXPECT_TRUE(t.ok()) << t.error().message;
   return *t;

@@ -99,7 +99,7 @@ TEST(StreamedJson, TraceTimesAreExactWhereTickTimesMicrosecondsOverflowInt64) {
   p.P = 2;
   p.M = 1;
   p.costs.f = {Tick{1} << 40};
-  p.costs.b = {Tick{1} << 40};
+  p.costs.bw = {Tick{1} << 40};
   Result<Timeline> t = Simulate("1f1b", p);
   ASSERT_TRUE(t.ok());
   io::ChromeTraceOptions o;

