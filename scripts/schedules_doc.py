@@ -45,8 +45,9 @@ chart `ppsim render --format text` draws, at its default 100 columns:
 second chunk) and `-` through its further cycles, `.` an idle cycle, and
 `idle N` each device's idle cycles. Where the labels do not fit, one letter
 a cycle: lower case for the second chunk, `+` for an overlapped pair (one
-compound op). The `held` row gives the activations held cluster-wide in
-each cycle, in stage-sets (a chunk's set counts 1/v); where it is drawn as
+compound op). The `held` row gives the activations the fullest device holds in
+each cycle, counted the allocator's way (from the start of F to the end of
+its B or W), in stage-sets (a chunk's set counts 1/v); where it is drawn as
 bars, the numbers follow it, ten cycles to a group, each line headed by
 its first cycle. The tables measure activations in
 the allocator's view (`--hold resident`). The tests in

@@ -34,6 +34,10 @@ struct HoldInterval {
 };
 HoldInterval HeldInterval(const Timeline& t, HoldMode hold, int microbatch, int stage);
 
+// The most any one device holds at each tick: the pointwise maximum of
+// `per_device` (a series' peak is then the fullest device's peak).
+StepSeries FullestDevice(const std::vector<StepSeries>& per_device);
+
 // The peaks always; the step series (per_device, cluster) only when `series`
 // (otherwise they stay empty). O(ops) with no sort; see memory.cc.
 Activations MeasureActivations(const Timeline& timeline, HoldMode hold, bool series = true);

@@ -28,6 +28,10 @@ struct Metrics {
   // (activations.peak; JSON's peak_activations) and of each device
   // (activations.peak_per_device), always; the time series if asked for.
   Activations activations;
+  // What must fit on each device, counted the allocator's way whatever the
+  // problem's HoldMode: chunk sets resident from the start of F to the end
+  // of its B or W (HoldMode::kResident), the peak of each device.
+  std::vector<std::int64_t> resident_peak_per_device;
 };
 
 // What to compute beyond the scalar metrics and the peaks.

@@ -164,6 +164,27 @@ void ClusterByMerge(const Timeline& t, const EventOf& event_of, StepBuilder& clu
 
 }  // namespace
 
+StepSeries FullestDevice(const std::vector<StepSeries>& per_device) {
+  std::vector<Tick> ticks;
+  for (const StepSeries& s : per_device)
+    for (const auto& [t, v] : s.steps) ticks.push_back(t);
+  std::sort(ticks.begin(), ticks.end());
+  ticks.erase(std::unique(ticks.begin(), ticks.end()), ticks.end());
+  StepSeries out;
+  std::vector<size_t> at(per_device.size(), 0);  // each series' step in force
+  std::vector<std::int64_t> value(per_device.size(), 0);
+  for (Tick t : ticks) {
+    std::int64_t most = 0;
+    for (size_t d = 0; d < per_device.size(); ++d) {
+      const auto& steps = per_device[d].steps;
+      while (at[d] < steps.size() && steps[at[d]].first <= t) value[d] = steps[at[d]++].second;
+      most = std::max(most, value[d]);
+    }
+    if (out.steps.empty() || out.steps.back().second != most) out.steps.emplace_back(t, most);
+  }
+  return out;
+}
+
 std::int64_t StepSeries::At(Tick t) const {
   auto it = std::upper_bound(steps.begin(), steps.end(), t,
                              [](Tick x, const std::pair<Tick, std::int64_t>& s) { return x < s.first; });

@@ -1,5 +1,7 @@
 #include "ppsim/metric_table.h"
 
+#include <algorithm>
+
 #include "ppsim/cost_scale.h"
 
 namespace ppsim {
@@ -63,6 +65,17 @@ const std::vector<MetricInfo>& Table() {
       {"peak_sets", "the same peak as a count of chunk sets, as JSON's peak_activations", true, "peak_activations",
        "peak_activations_per_device", kInteger,
        [](const Metrics& m, const Problem&, int d) { return Whole(Sets(m, d)); }},
+      {"device_peak",
+       "what must fit on one device: the fullest device's peak in stage-sets, counted the allocator's way (from "
+       "the start of F to the end of its B or W, whatever hold says); device_peak(X, d): device d's",
+       true, "device_peak_stage_sets", nullptr, kDouble,
+       [](const Metrics& m, const Problem& p, int d) -> std::optional<Rational> {
+         std::int64_t most = 0;
+         if (d >= 0) most = m.resident_peak_per_device.at(d);
+         else
+           for (std::int64_t v : m.resident_peak_per_device) most = std::max(most, v);
+         return Rational::Of(most, ChunksPerStage(p));
+       }},
   };
   return table;
 }

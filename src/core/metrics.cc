@@ -79,6 +79,9 @@ Metrics Measure(const Timeline& t, const MeasureOptions& options) {
   // Zero Bubble's bubble rate, as the metric table defines it exactly.
   m.bubble_rate_span = FindMetric("bubble_rate_span")->value(m, p, -1)->ToDouble();
   m.activations = MeasureActivations(t, p.hold, options.series);
+  m.resident_peak_per_device = p.hold == HoldMode::kResident
+                                   ? m.activations.peak_per_device
+                                   : MeasureActivations(t, HoldMode::kResident, false).peak_per_device;
   return m;
 }
 

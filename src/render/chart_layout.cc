@@ -296,7 +296,8 @@ void ClusterGauge(const Chart& c, std::int64_t scale, std::int64_t den) {
                                &peak_tick);
   if (roomy && y >= 0) {
     const std::int64_t peak = c.m.activations.peak * per_set;
-    const std::string text = "peak " + Sets(peak, den) + " stage-sets";
+    const std::string text =
+        (c.style.gauge == GaugeMode::kFullest ? "fullest device peak " : "peak ") + Sets(peak, den) + " stage-sets";
     const double w = c.b.Measure(text, px, false).w;
     const double x = c.f.X(peak_tick);
     const bool fits_right = x + w <= c.f.X(c.f.T);
@@ -500,7 +501,8 @@ std::vector<Tick> IdlePerDevice(const Timeline& t) {
 }
 
 void LayoutRunTexts(Builder& b, const Frame& f, const RunGeometry& g, const RunInput& run, int index,
-                    double caption_px, double status_px, double text_w) {
+                    double caption_px, double status_px, double text_w, GaugeMode gauge) {
+  const bool fullest = gauge == GaugeMode::kFullest;
   const Timeline& t = *run.timeline;
   const Metrics& m = *run.metrics;
   std::vector<Tick> ends;
@@ -525,14 +527,14 @@ void LayoutRunTexts(Builder& b, const Frame& f, const RunGeometry& g, const RunI
   for (Tick k = 0; k < t.makespan; k += f.agg) {
     const std::int64_t done = std::upper_bound(ends.begin(), ends.end(), k) - ends.begin();
     const std::string counts = "done " + Str(done) + "/" + total + " · idle so far " +
-                               Str(t.problem.P * k - busy_before[k]) + " · held " +
+                               Str(t.problem.P * k - busy_before[k]) + (fullest ? " · fullest device " : " · held ") +
                                sets(k > 0 ? m.activations.cluster.At(k - 1) : 0);
     status.push_back((k == 0 ? std::string("not started") : "cycle " + Str(k - 1) + " done") + " · " + counts);
   }
   const std::int64_t slots = static_cast<std::int64_t>(t.problem.P) * m.makespan;
   status.push_back("makespan " + Str(m.makespan) + " · idle " + Str(m.idle) + " of " + Str(slots) + " slots (" +
-                   Str(slots > 0 ? (200 * m.idle + slots) / (2 * slots) : 0) + "%) · peak " +
-                   sets(m.activations.peak) + " stage-sets");
+                   Str(slots > 0 ? (200 * m.idle + slots) / (2 * slots) : 0) + "%) · " +
+                   (fullest ? "fullest device peak " : "peak ") + sets(m.activations.peak) + " stage-sets");
   // One size for all: fitted on the longest few (digits are of equal width).
   std::vector<size_t> order(status.size());
   for (size_t i = 0; i < order.size(); ++i) order[i] = i;

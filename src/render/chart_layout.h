@@ -24,7 +24,7 @@ std::vector<Tick> IdlePerDevice(const Timeline& t);
 // Caption on the left; on the right the run's numbers at each tick, then its
 // totals once it is done. `text_w` is the width available for both.
 void LayoutRunTexts(Builder& b, const Frame& f, const RunGeometry& g, const RunInput& run, int index,
-                    double caption_px, double status_px, double text_w);
+                    double caption_px, double status_px, double text_w, GaugeMode gauge);
 
 // "14", "3.5": a gauge value in 1/den of a stage-set, in stage-sets.
 std::string Sets(std::int64_t value, std::int64_t den);

@@ -10,6 +10,7 @@
 #include "color_util.h"
 #include "layout_builder.h"
 #include "ppsim/cost_scale.h"
+#include "ppsim/memory.h"
 
 namespace ppsim::render {
 namespace {
@@ -79,7 +80,11 @@ double Legend(Builder& b, const Frame& f, const LayoutInput& in, double y) {
   std::vector<Entry> entries = {{palette::kForward, "forward (F)"}, {palette::kBackward, "backward (B)"}};
   if (any_w) entries.push_back({palette::kWeightGrad, "weight-grad (W)"});
   entries.push_back({palette::kBubble, "bubble (idle)", true});
-  entries.push_back({palette::kHeld, "activations held, in stage-sets (one stage's, one microbatch)"});
+  entries.push_back({palette::kHeld, in.gauge == GaugeMode::kFullest
+                                         ? "activations on the fullest device, in stage-sets (F start to B/W end)"
+                                         : in.gauge == GaugeMode::kCluster
+                                               ? "activations held by all devices, in stage-sets"
+                                               : "activations held, in stage-sets (one stage's, one microbatch)"});
   if (any_loop_chunks) {
     entries.push_back({OpFill(OpKind::kF, 1, 2), "F3\u00B7c1 or a dark base = chunk 1 (lighter)", false,
                        palette::kBackground, true});
@@ -213,7 +218,40 @@ std::string DefaultSubtitle(const std::vector<RunInput>& runs) {
   return s + " · one cell = one cycle";
 }
 
+namespace {
+
+// The fullest device's gauge is the cluster gauge drawn from another series:
+// each run's metrics with activations.cluster the most any one device holds
+// at each tick, resident from the start of F to the end of its B or W, and
+// activations.peak that series' peak (Metrics::resident_peak_per_device's
+// largest). `storage` keeps the copies the returned input points to.
+LayoutInput FullestDeviceInput(const LayoutInput& in, std::vector<Metrics>& storage) {
+  LayoutInput out = in;
+  storage.reserve(in.runs.size());
+  for (const RunInput& r : in.runs) {
+    Metrics m = *r.metrics;
+    const Activations resident = MeasureActivations(*r.timeline, HoldMode::kResident, true);
+    m.activations.cluster = FullestDevice(resident.per_device);
+    m.activations.peak = m.activations.cluster.Peak();
+    storage.push_back(std::move(m));
+  }
+  for (size_t i = 0; i < out.runs.size(); ++i) out.runs[i].metrics = &storage[i];
+  return out;
+}
+
+Result<DisplayList> LayoutRuns(const LayoutInput& in, TextMeasurer& measurer);
+
+}  // namespace
+
 Result<DisplayList> Layout(const LayoutInput& in, TextMeasurer& measurer) {
+  if (in.gauge != GaugeMode::kFullest) return LayoutRuns(in, measurer);
+  std::vector<Metrics> storage;
+  return LayoutRuns(FullestDeviceInput(in, storage), measurer);
+}
+
+namespace {
+
+Result<DisplayList> LayoutRuns(const LayoutInput& in, TextMeasurer& measurer) {
   if (in.runs.empty()) return Fail(ErrorCode::kInvalidValue, "render: the scene has no runs");
   if (in.width < 16 || in.height < 16 || in.width > 16384 || in.height > 16384) {
     return Fail(ErrorCode::kInvalidValue,
@@ -339,12 +377,14 @@ Result<DisplayList> Layout(const LayoutInput& in, TextMeasurer& measurer) {
     g.gauge_h = gauge_h;
     g.axis_y = g.gauge_y + g.gauge_h + gap;
     y = g.axis_y + axis_h + run_gap;
-    LayoutRunTexts(b, f, g, in.runs[r], r, caption_px, status_px, text_w);
+    LayoutRunTexts(b, f, g, in.runs[r], r, caption_px, status_px, text_w, in.gauge);
     LayoutChart(b, f, g, style, in.runs[r], r, list.gauge_scale, list.gauge_den);
   }
   const double charts_end = y - run_gap + gap;
   Closing(b, list, closing_px_each, std::min(bottom, charts_end) + (list.closing.empty() ? 0 : 0.3 * closing_px));
   return list;
 }
+
+}  // namespace
 
 }  // namespace ppsim::render

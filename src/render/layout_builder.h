@@ -74,7 +74,7 @@ struct ChartStyle {
   double cell_px = 12;   // in-cell labels
   int gx = 1, gy = 1;    // gap between cells, in pixels
   std::vector<Tick> finishes;  // every run's makespan, distinct, ascending
-  GaugeMode gauge = GaugeMode::kCluster;
+  GaugeMode gauge = GaugeMode::kFullest;
 };
 
 }  // namespace ppsim::render

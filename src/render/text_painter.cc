@@ -112,10 +112,14 @@ std::string Legend(const DisplayList& list, const Grid& g) {
   const std::string full = Sets(list.gauge_scale, list.gauge_den);
   const bool device = list.gauge == GaugeMode::kDevice;
   std::string s = "F forward · B backward · W weight-grad · . bubble · ";
-  s += g.numbers ? std::string(device ? "h0, h1, ...: activations each device holds" : "held: activations held") +
-                       " in the cycle, in stage-sets"
-                 : "▁▃▅█ activations held" + std::string(device ? " per device (hN: device N's; " : " (") + "full = " +
-                       full + " stage-sets; each cycle's under the chart)";
+  const bool fullest = list.gauge == GaugeMode::kFullest;
+  const char* who = device ? "h0, h1, ...: activations each device holds"
+                    : fullest ? "held: activations on the fullest device (F start to B/W end)"
+                              : "held: activations held by all devices";
+  s += g.numbers ? std::string(who) + " in the cycle, in stage-sets"
+                 : "▁▃▅█ activations held" +
+                       std::string(device ? " per device (hN: device N's; " : fullest ? " on the fullest device (" : " (") +
+                       "full = " + full + " stage-sets; each cycle's under the chart)";
   if (chunked && g.per_tick == 1) s += " · f b w: a later chunk (c1, ...)";
   if (pairs) s += g.per_tick == 1 ? " · + an overlapped F+B pair" : " · F4c0+B0c1 an overlapped pair";
   if (g.per_column > 1) s += " · one column = " + std::to_string(g.per_column) + " cycles";

@@ -36,6 +36,15 @@ Error FillWords(const Scene& scene, const std::vector<RunResult>& runs, render::
   return Error{ErrorCode::kOk, ""};
 }
 
+render::GaugeMode GaugeOf(GaugeScope scope) {
+  switch (scope) {
+    case GaugeScope::kCluster: return render::GaugeMode::kCluster;
+    case GaugeScope::kDevice: return render::GaugeMode::kDevice;
+    case GaugeScope::kFullest: break;
+  }
+  return render::GaugeMode::kFullest;
+}
+
 }  // namespace
 
 Result<render::LayoutInput> Present(const Scene& scene, const std::vector<RunResult>& runs) {
@@ -45,8 +54,7 @@ Result<render::LayoutInput> Present(const Scene& scene, const std::vector<RunRes
   input.width = r.width.value_or(input.width);
   input.height = r.height.value_or(input.height);
   input.display_width = r.display_width.value_or(0);
-  input.gauge = r.gauge.value_or(GaugeScope::kCluster) == GaugeScope::kDevice ? render::GaugeMode::kDevice
-                                                                             : render::GaugeMode::kCluster;
+  input.gauge = GaugeOf(r.gauge.value_or(GaugeScope::kFullest));
   return input;
 }
 

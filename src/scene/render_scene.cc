@@ -27,8 +27,8 @@ Error CheckOptions(const SceneRenderOptions& o) {
   if (o.display_width != 0 && (o.display_width < 16 || o.display_width > 16384)) {
     return RangeError("display_width", o.display_width, "16..16384");
   }
-  if (!o.gauge.empty() && o.gauge != "cluster" && o.gauge != "device") {
-    return Error::Field(ErrorCode::kInvalidValue, "gauge", " \"" + o.gauge + "\" is not one of cluster, device");
+  if (!o.gauge.empty() && o.gauge != "fullest" && o.gauge != "cluster" && o.gauge != "device") {
+    return Error::Field(ErrorCode::kInvalidValue, "gauge", " \"" + o.gauge + "\" is not one of fullest, cluster, device");
   }
   if (o.text_columns != 0 && (o.text_columns < 20 || o.text_columns > 100000)) {
     return Error::Field(ErrorCode::kInvalidValue, "width",
@@ -223,7 +223,10 @@ Result<SceneRenderReport> RenderScene(const std::string& scene_path, const std::
   // The options win over the scene's [render] table (which Present read).
   if (o.size) std::tie(input->width, input->height) = *o.size;
   if (o.display_width != 0) input->display_width = o.display_width;
-  if (!o.gauge.empty()) input->gauge = o.gauge == "device" ? render::GaugeMode::kDevice : render::GaugeMode::kCluster;
+  if (!o.gauge.empty())
+    input->gauge = o.gauge == "device"    ? render::GaugeMode::kDevice
+                   : o.gauge == "cluster" ? render::GaugeMode::kCluster
+                                          : render::GaugeMode::kFullest;
   const int fps = o.fps != 0 ? o.fps : scene->render.fps.value_or(30);
   Result<std::vector<RenderedOutput>> drawn = DrawAll(std::move(*input), *formats, o, fps);
   if (!drawn) return drawn.error();

@@ -437,9 +437,10 @@ class SceneLoader {
       } else if (k == "gauge") {
         std::string g;
         if (!String("render.gauge", value, At(value), &g)) return false;
-        if (g != "cluster" && g != "device")
-          return Bad(ErrorCode::kInvalidValue, At(value), "render.gauge must be \"cluster\" or \"device\", got \"" + g + "\"");
-        r.gauge = g == "device" ? GaugeScope::kDevice : GaugeScope::kCluster;
+        if (g != "fullest" && g != "cluster" && g != "device")
+          return Bad(ErrorCode::kInvalidValue, At(value),
+                     "render.gauge must be \"fullest\", \"cluster\" or \"device\", got \"" + g + "\"");
+        r.gauge = g == "device" ? GaugeScope::kDevice : g == "cluster" ? GaugeScope::kCluster : GaugeScope::kFullest;
       } else if (k == "display_width") {
         if (!RenderInt("render.display_width", value, At(value), 16, 16384, &v)) return false;
         r.display_width = static_cast<int>(v);

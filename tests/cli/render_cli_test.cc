@@ -119,13 +119,15 @@ TEST_F(RenderCli, TextToStdoutAtATick) {
 // in the scene's words at their position, never as a flag.
 TEST_F(RenderCli, RenderTableSizeIsUsedAndItsErrorsNameTheScene) {
   const std::string scene = Path("sized.toml");
-  std::ofstream(scene) << Slurp(kExample) << "\n[render]\nsize = \"1280x720\"\n";
+  // The example ends with its [render] table (gauge = "cluster"): add a key to it.
+  ASSERT_THAT(Slurp(kExample), HasSubstr("\n[render]\ngauge = \"cluster\"\n"));
+  std::ofstream(scene) << Slurp(kExample) << "size = \"1280x720\"\n";
   auto run = RunPpsim("render " + scene + " -o " + Path("a.png") + " --json");
   ASSERT_EQ(run.exit_code, 0) << run.err;
   EXPECT_THAT(run.out, HasSubstr("\"width\":1280"));
   EXPECT_THAT(run.out, HasSubstr("\"height\":720"));
   const std::string bad = Path("bad.toml");
-  std::ofstream(bad) << Slurp(kExample) << "\n[render]\nfps = 1000\n";
+  std::ofstream(bad) << Slurp(kExample) << "fps = 1000\n";
   auto fail = RunPpsim("render " + bad + " -o " + Path("b.mp4"));
   EXPECT_EQ(fail.exit_code, 3) << fail.err;  // kInvalidValue, as --fps 1000
   EXPECT_THAT(fail.err, HasSubstr("bad.toml:"));
@@ -177,7 +179,7 @@ TEST_F(RenderCli, GaugeNamesItsUnitAndDeviceGaugesPrintEachDevicesPeak) {
   for (const char* peak : {">peak 6<", ">peak 4<", ">peak 3<", ">peak 2<"}) EXPECT_THAT(dev, HasSubstr(peak));
   auto bad = RunPpsim("render " + kExample + " -o " + Path("x.svg") + " --gauge stage");
   EXPECT_EQ(bad.exit_code, 3) << bad.err;
-  EXPECT_THAT(bad.err, HasSubstr("gauge \"stage\" is not one of cluster, device"));
+  EXPECT_THAT(bad.err, HasSubstr("gauge \"stage\" is not one of fullest, cluster, device"));
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 
 #include "cli/run_tool.h"
 #include "ppsim/error.h"
+#include "ppsim/memory.h"
 #include "ppsim/metric_table.h"
 #include "ppsim/metrics.h"
 #include "ppsim/simulate.h"
@@ -100,8 +101,12 @@ TEST(SimulateCli, TextChartShowsEveryOpIdleCycleAndHeldCount) {
   ASSERT_EQ(held.size(), 1u) << run.out;
   const std::vector<std::int64_t> values = Numbers(held[0].substr(5));
   ASSERT_EQ(values.size(), static_cast<size_t>(m.makespan)) << held[0];
-  for (Tick x = 0; x < m.makespan; ++x) EXPECT_EQ(values[x], m.activations.cluster.At(x)) << "tick " << x;
-  EXPECT_EQ(held[0], "held  0  1  3  6  9  8  7  6  6  6  6  6  6  5  4  2  1  0");
+  // The default gauge: what the fullest device holds in each cycle, counted
+  // the allocator's way (from the start of F to the end of its B): 1F1B's
+  // first device reaches P = 4 and stays there through the steady state.
+  const StepSeries fullest = FullestDevice(MeasureActivations(t, HoldMode::kResident).per_device);
+  for (Tick x = 0; x < m.makespan; ++x) EXPECT_EQ(values[x], fullest.At(x)) << "tick " << x;
+  EXPECT_EQ(held[0], "held  1  2  3  4  4  4  4  4  4  4  4  4  3  3  2  2  1  1");
 }
 
 // Narrower than a label a tick: one letter a cycle, and the held counts
@@ -112,8 +117,8 @@ TEST(SimulateCli, NarrowTextChartStillListsEveryHeldCount) {
   EXPECT_EQ(Lines(run.out, "d0 ").at(0), "d0    FFFFFF......BBBBBB idle 6");
   const std::vector<std::string> held = Lines(run.out, "held ");
   ASSERT_EQ(held.size(), 3u) << run.out;  // the bars, then cycles 0-9 and 10-17
-  EXPECT_EQ(held[1], "held  0: 0 1 3 6 10 14 18 21 23 23");
-  EXPECT_EQ(held[2], "held 10: 21 18 14 10 6 3 1 0");
+  EXPECT_EQ(held[1], "held  0: 1 2 3 4 5 6 6 6 6 6");  // GPipe's fullest device: all M = 6
+  EXPECT_EQ(held[2], "held 10: 6 6 6 5 4 3 2 1");
   auto bad = RunPpsim("simulate --schedule gpipe -P 4 -M 6 --format text --width 0");
   EXPECT_NE(bad.exit_code, 0);
   EXPECT_NE(bad.err.find("--width"), std::string::npos) << bad.err;

@@ -77,7 +77,7 @@ def ppsim_default_svg(tmp_path):
         ({"size": "1280x"}, 3, 'size "1280x" must be WIDTHxHEIGHT'),
         ({"out": []}, 2, "say where to write"),
         ({"out": "x.bmp"}, 2, "cannot tell the format"),
-        ({"gauge": "stage"}, 3, 'gauge "stage" is not one of cluster, device'),
+        ({"gauge": "stage"}, 3, 'gauge "stage" is not one of fullest, cluster, device'),
     ],
 )
 def test_bad_arguments_raise_with_the_cli_codes(tmp_path, kwargs, code, text):

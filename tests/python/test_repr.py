@@ -19,8 +19,11 @@ def test_timeline_svg_is_the_run():
     t = ppsim.simulate("1f1b", P=4, M=6)  # a notebook cell's last line: Jupyter calls _repr_svg_
     svg = t._repr_svg_()
     assert svg.startswith("<?xml") and "<svg" in svg
-    # The run's own numbers in its status line.
-    assert any(s.startswith("makespan 18 · idle 24 ") and s.endswith("peak 9 stage-sets") for s in texts(svg))
+    # The run's own numbers in its status line; the gauge is what must fit on
+    # one device (1F1B's first device holds P = 4 microbatches).
+    assert any(s.startswith("makespan 18 · idle 24 ") and s.endswith("fullest device peak 4 stage-sets")
+               for s in texts(svg))
+    assert t.device_peak_stage_sets == 4
     # One cell per op, plus the legend's swatch of each kind.
     assert rects(svg, FORWARD) == 24 + 1
     assert rects(svg, BACKWARD) == 24 + 1
@@ -31,7 +34,8 @@ def test_comparison_svg_has_every_run():
     svg = c._repr_svg_()
     labels = texts(svg)
     assert "gpipe" in labels and "1f1b" in labels
-    assert any(s.startswith("makespan 18 · idle 24 ") and s.endswith("peak 23 stage-sets") for s in labels)
+    # GPipe's fullest device holds all M = 6 (23 across the cluster).
+    assert any(s.startswith("makespan 18 · idle 24 ") and s.endswith("fullest device peak 6 stage-sets") for s in labels)
     assert rects(svg, FORWARD) == 2 * 24 + 1
 
 

@@ -29,7 +29,8 @@ TEST(Present, TheExamplesWordsAreFilledFromItsRuns) {
   EXPECT_EQ(input->closing, (std::vector<std::string>{
                                 "same finish: 18 cycles · same bubble: 24 idle stage-slots",
                                 "activations held at the peak: GPipe 23 · 1F1B 9"}));
-  // No [render] table: the renderer's defaults.
+  // Its [render] table sets only the gauge (the cluster is its point): the
+  // renderer's defaults otherwise.
   EXPECT_EQ(input->width, 1920);
   EXPECT_EQ(input->height, 1080);
   EXPECT_EQ(input->display_width, 0);

@@ -42,6 +42,9 @@ class Fixture {
       input.runs.push_back({runs[i].name, runs[i].name + " caption", &timelines_[i], &metrics_[i]});
     }
     input.closing = {"closing line one", "closing line two"};
+    // The tests of this folder were written for the cluster gauge;
+    // fullest_gauge_test.cc tests the default, the fullest device's.
+    input.gauge = GaugeMode::kCluster;
     input.width = width;
     input.height = height;
   }

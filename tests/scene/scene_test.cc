@@ -246,7 +246,7 @@ TEST(SceneRender, BadValuesAndUnknownKeysNameThePosition) {
       {"size = \"12x720\"", ErrorCode::kInvalidValue, "s.toml:5:8: render.size \"12x720\" must be"},
       {"size = 1280", ErrorCode::kInvalidValue, "s.toml:5:8: render.size must be a string"},
       {"gauge = \"stage\"", ErrorCode::kInvalidValue,
-       "s.toml:5:9: render.gauge must be \"cluster\" or \"device\", got \"stage\""},
+       "s.toml:5:9: render.gauge must be \"fullest\", \"cluster\" or \"device\", got \"stage\""},
       {"gauge = 1", ErrorCode::kInvalidValue, "s.toml:5:9: render.gauge must be a string"},
       {"colour = \"red\"", ErrorCode::kUnknownName, "s.toml:5:1: unknown key 'colour' in [render] (known: size, fps"},
   };

@@ -1,5 +1,5 @@
 // ppsim render SCENE -o OUT [-o OUT2 ...] [--set KEY=VALUE ...] [--size WxH] [--fps N]
-//               [--display-width PX] [--gauge cluster|device] [--width COLUMNS] [--at-tick T] [--animated] [--mp4-coding splice|every-frame] [--format text] [--json]
+//               [--display-width PX] [--gauge fullest|cluster|device] [--width COLUMNS] [--at-tick T] [--animated] [--mp4-coding splice|every-frame] [--format text] [--json]
 //
 // Parses the flags and calls RenderScene (include/ppsim/scene/render_scene.h),
 // which checks the claims first (a false claim writes nothing), then draws
@@ -33,7 +33,7 @@ struct RenderCliOptions {
   std::string mp4_coding = "splice";
   std::string format;
   bool json = false;
-  std::string gauge;  // "" = the scene's [render] gauge, else cluster
+  std::string gauge;  // "" = the scene's [render] gauge, else fullest
 };
 
 int Run(const RenderCliOptions& o) {
@@ -97,8 +97,9 @@ const CommandRegistrar render_registrar(kRenderOrder, [](CLI::App& app, int* exi
   cmd->add_option("--size", o->size, "frame size WIDTHxHEIGHT (default: the scene's [render] size, else 1920x1080)");
   cmd->add_option("--fps", o->fps, "video frames per second (default 30)");
   cmd->add_option("--gauge", o->gauge,
-                  "cluster: one memory gauge per run (default: the scene's [render] gauge, else cluster); device: "
-                  "one small gauge per device");
+                  "fullest: per run, what the fullest device holds, counted the allocator's way (default: the "
+                  "scene's [render] gauge, else fullest); cluster: all devices together; device: one small gauge "
+                  "per device");
   cmd->add_option("--display-width", o->display_width,
                   "pixels wide the picture will be viewed at: text is sized and checked for that width "
                   "(default: the scene's [render] display_width, else 760 for .html, else the frame width)");

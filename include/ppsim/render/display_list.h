@@ -136,8 +136,11 @@ struct Item {
 
 // What a run's memory gauge shows: the activations held by all its devices
 // together (one gauge), or by each device (one small gauge, a lane, per
-// device: the post's claim is per stage).
-enum class GaugeMode : std::uint8_t { kCluster, kDevice };
+// device: the post's claim is per stage), or — the default — by the fullest
+// device at each tick, counted the allocator's way (from the start of F to
+// the end of its B or W): what must fit on one GPU. kFullest is drawn as
+// kCluster is, from that series.
+enum class GaugeMode : std::uint8_t { kCluster, kDevice, kFullest };
 
 // One run of the list, as the page's table and the terminal show it: its
 // names, the problem it ran and its result — the run's own Metrics, so that
@@ -163,7 +166,7 @@ struct DisplayList {
   // stage-set, so that they are whole for every run. gauge_scale is every
   // gauge's full height: the largest peak of all runs (cluster-wide, or of
   // one device with GaugeMode::kDevice).
-  GaugeMode gauge = GaugeMode::kCluster;
+  GaugeMode gauge = GaugeMode::kFullest;
   std::int64_t gauge_den = 1;
   std::int64_t gauge_scale = 0;
   std::string title, subtitle;

@@ -4,7 +4,8 @@
 // (device rows x ticks, cells labelled "F3"/"B2" where they fit, idle cells
 // in the bubble colour); under each chart a memory gauge, one bar per tick
 // whose height is the activations held in that tick in whole-stage sets
-// (cluster-wide, or one lane per device with GaugeMode::kDevice), every gauge
+// (by the fullest device, the allocator's way; cluster-wide with
+// GaugeMode::kCluster; or one lane per device with kDevice), every gauge
 // on one shared scale (the largest peak of all runs); a tick axis; the
 // closing lines on the final frame. Cell size, font sizes, label dropping and
 // axis thinning follow P, M, v, the longest makespan and the number of runs.
@@ -38,8 +39,9 @@ struct LayoutInput {
   // Pixels wide the picture will be viewed at (0 = width): no text is laid
   // out under 9 px at that width, and in-cell labels that would be are dropped.
   int display_width = 0;
-  // One cluster-wide gauge per run (default), or one small gauge per device.
-  GaugeMode gauge = GaugeMode::kCluster;
+  // The fullest device's gauge per run (default), one cluster-wide gauge, or
+  // one small gauge per device.
+  GaugeMode gauge = GaugeMode::kFullest;
 };
 
 // "4 stages · 6 microbatches · one cell = one cycle" (devices and chunks

@@ -26,7 +26,7 @@ struct SceneRenderOptions {
   std::optional<std::pair<int, int>> size;  // else the scene's [render] size, else 1920x1080
   int fps = 0;                       // 0: the scene's [render] fps, else 30
   int display_width = 0;             // 0: the scene's [render] display_width, else the format's default
-  std::string gauge;                 // "cluster" or "device"; "": the scene's [render] gauge, else cluster
+  std::string gauge;                 // "fullest", "cluster" or "device"; "": the scene's [render] gauge, else fullest
   int text_columns = 0;              // text: columns (0: 100)
   std::optional<Tick> at_tick;       // still formats: this tick instead of the final frame
   bool animated = false;             // .svg: SMIL animation

@@ -70,13 +70,13 @@ struct SceneClaim {
 // it; the CLI's flags win over it, and the renderer's defaults fill the rest.
 // What each run's memory gauge shows: all devices together, or one small
 // gauge per device.
-enum class GaugeScope : std::uint8_t { kCluster, kDevice };
+enum class GaugeScope : std::uint8_t { kCluster, kDevice, kFullest };
 
 struct RenderSettings {
   std::optional<int> width, height;   // size = "WIDTHxHEIGHT", each 16..16384
   std::optional<int> fps;             // fps = 1..240 (video frames per second)
   std::optional<int> display_width;   // display_width = 16..16384 (pixels the picture is viewed at)
-  std::optional<GaugeScope> gauge;    // gauge = "cluster" (default) or "device"
+  std::optional<GaugeScope> gauge;    // gauge = "fullest" (default), "cluster" or "device"
 };
 
 struct Scene {
