@@ -11,9 +11,24 @@
 namespace ppsim::py {
 namespace {
 
-// A notebook cell is about this wide; the SVG scales with the page.
+// Laid out on a 1200-wide frame for a notebook's output cell, which is about
+// 760 px wide (text is at least 9 px there), and drawn at the cell's width:
+// width 100 % with the frame's viewBox, so it scales to its container.
 constexpr int kWidth = 1200;
+constexpr int kCellWidth = 760;
 int HeightFor(size_t runs) { return 160 + 260 * static_cast<int>(runs); }
+
+// The root element's fixed width="W" height="H" become width="100%": the
+// viewBox keeps the aspect.
+std::string ScaleToContainer(std::string svg) {
+  const size_t open = svg.find("<svg ");
+  if (open == std::string::npos) return svg;
+  const size_t w = svg.find(" width=\"", open), h = svg.find(" height=\"", open), close = svg.find('>', open);
+  if (w == std::string::npos || h == std::string::npos || h > close || w > h) return svg;
+  const size_t h_end = svg.find('"', h + 9);
+  if (h_end == std::string::npos || h_end > close) return svg;
+  return svg.substr(0, w) + " width=\"100%\"" + svg.substr(h_end + 1);
+}
 
 std::string Escape(const std::string& s) {
   std::string out;
@@ -38,11 +53,12 @@ std::optional<std::string> RunsSvgOrNone(const std::vector<render::RunInput>& ru
   input.runs = runs;
   input.width = kWidth;
   input.height = HeightFor(runs.size());
+  input.display_width = kCellWidth;
   render::RenderOptions options;
   options.format = render::OutputFormat::kSvg;
   Result<std::string> svg = render::RenderToBytes(input, options);
   if (!svg) return std::nullopt;
-  return *svg;
+  return ScaleToContainer(std::move(*svg));
 }
 
 std::string RunsHtmlTable(const std::vector<render::RunInput>& runs) {
@@ -74,7 +90,7 @@ std::string RunsHtmlTable(const std::vector<render::RunInput>& runs) {
 
 std::string RunsHtml(const std::vector<render::RunInput>& runs) {
   std::optional<std::string> svg = RunsSvgOrNone(runs);
-  return "<div>" + (svg ? "<div style=\"max-width:100%\">" + *svg + "</div>" : "") + RunsHtmlTable(runs) +
+  return "<div>" + (svg ? "<div style=\"width:100%\">" + *svg + "</div>" : "") + RunsHtmlTable(runs) +
          "</div>";
 }
 

@@ -427,7 +427,8 @@ void Axis(const Chart& c) {
   }
 }
 
-// "Now": a line at the current tick (strip edge) while the animation runs.
+// "Now": a line at the current tick (strip edge) while the animation runs,
+// never on the final frame (tick T), which shows the finished picture.
 void Cursor(const Chart& c) {
   for (Tick k = c.f.agg; k < c.f.T; k += c.f.agg) {
     const double x = c.f.X(k) + 0.5;
@@ -435,7 +436,7 @@ void Cursor(const Chart& c) {
     it.run = c.run;
     it.tick0 = k;
     it.from = k;
-    it.until = k + c.f.agg;
+    it.until = std::min(k + c.f.agg, c.f.T);
   }
 }
 

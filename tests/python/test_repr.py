@@ -57,3 +57,13 @@ def test_a_chart_that_cannot_be_drawn_raises_the_cli_error():
         assert e.code == 14  # illegible: the CLI's exit code for it
     else:
         raise AssertionError("64 device rows do not fit in 100 pixels")
+
+
+def test_notebook_svg_scales_to_its_cell_and_stays_legible_there():
+    # Drawn at the output cell's width (width 100 %, the frame's viewBox) and
+    # laid out for a 760 px cell: no text under 9 px there.
+    svg = ppsim.compare(["1f1b", "zb-h1", "zbv"], P=4, M=8)._repr_svg_()
+    root = re.search(r"<svg [^>]*>", svg).group(0)
+    assert 'width="100%"' in root and 'viewBox="0 0 1200 ' in root and "height=" not in root
+    sizes = [float(s) for s in re.findall(r'font-size="([0-9.]+)"', svg)]
+    assert sizes and min(sizes) * 760 / 1200 >= 9 - 1e-9
