@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "io/json_dump.h"
+#include "io/text_wrap.h"
 #include "io/simulation_tree.h"
 #include "ppsim/cost_scale.h"
 #include "ppsim/generators.h"
@@ -63,14 +64,19 @@ std::string PredictedPerDevice(const Row& r) {
 
 }  // namespace
 
-std::string ComparisonText(const std::vector<ComparedRun>& rows) {
-  std::ostringstream out;
+std::string ComparisonText(const std::vector<ComparedRun>& rows, int columns) {
+  const size_t width = static_cast<size_t>(std::max(columns, 40));
+  std::string out;
   const Problem& p = rows[0].timeline.problem;
-  out << "P=" << p.P << " M=" << p.M << " comm=" << p.comm << "  activations: " << HoldModeName(p.hold) << "\n";
-  out << (p.cost_basis == CostBasis::kStage
-              ? "costs per stage of the model on one device (a run with v chunks costs 1/v per chunk)"
-              : "costs per chunk, as given (--cost-per chunk)")
-      << "; " << TickScaleText(p) << "\n\n";
+  out += WrapWords("P=" + std::to_string(p.P) + " M=" + std::to_string(p.M) + " comm=" + std::to_string(p.comm) +
+                       "  activations: " + HoldModeName(p.hold),
+                   width);
+  out += WrapWords(std::string(p.cost_basis == CostBasis::kStage
+                                   ? "costs per stage of the model on one device (a run with v chunks costs 1/v per chunk)"
+                                   : "costs per chunk, as given (--cost-per chunk)") +
+                       "; " + TickScaleText(p),
+                   width);
+  out += "\n";
   std::vector<std::vector<std::string>> table;  // a row a line, a column a run after the label
   auto line = [&](const std::string& name, auto text) {
     table.push_back({name});
@@ -92,41 +98,26 @@ std::string ComparisonText(const std::vector<ComparedRun>& rows) {
     });
     if (std::string_view(metric.name) == "peak_sets") line("  predicted", PredictedPerDevice);
   }
-  // Each column as wide as its widest cell, and two spaces between columns.
-  auto visible = [](const std::string& s) {
-    size_t n = 0;  // "✓"/"✗" are three bytes, one column
-    for (unsigned char c : s) n += (c & 0xC0) != 0x80;
-    return n;
-  };
-  std::vector<size_t> width(rows.size() + 1, 0);
-  for (const auto& row : table)
-    for (size_t c = 0; c < row.size(); ++c) width[c] = std::max(width[c], visible(row[c]));
-  for (const auto& row : table) {
-    std::string text;
-    for (size_t c = 0; c < row.size(); ++c) {
-      text += row[c];
-      if (c + 1 < row.size()) text.append(width[c] + 2 - visible(row[c]), ' ');
-    }
-    while (!text.empty() && text.back() == ' ') text.pop_back();
-    out << text << "\n";
-  }
-  out << "\n";
+  // Columns as wide as their widest cell, two spaces apart; split into
+  // groups of runs, and cells wrapped at words, to fit the width.
+  out += FitTable(table, width);
+  out += "\n";
   bool same_makespan = true, same_idle = true, same_busy = true;
   for (const Row& r : rows) {
     same_busy = same_busy && r.metrics.busy == rows[0].metrics.busy;
     same_makespan = same_makespan && r.metrics.makespan == rows[0].metrics.makespan;
     same_idle = same_idle && r.metrics.idle == rows[0].metrics.idle;
   }
-  out << "makespans " << (same_makespan ? "equal" : "differ") << ":";
-  for (const Row& r : rows) out << " " << r.timeline.schedule.name << "=" << r.metrics.makespan;
-  out << "\nbusy (work) " << (same_busy ? "equal" : "differs") << ":";
-  for (const Row& r : rows) out << " " << r.timeline.schedule.name << "=" << r.metrics.busy;
-  out << "\nbubbles " << (same_idle ? "equal" : "differ") << ":";
+  std::string makespans = std::string("makespans ") + (same_makespan ? "equal" : "differ") + ":";
+  for (const Row& r : rows) makespans += " " + r.timeline.schedule.name + "=" + std::to_string(r.metrics.makespan);
+  std::string busy = std::string("busy (work) ") + (same_busy ? "equal" : "differs") + ":";
+  for (const Row& r : rows) busy += " " + r.timeline.schedule.name + "=" + std::to_string(r.metrics.busy);
+  std::string bubbles = std::string("bubbles ") + (same_idle ? "equal" : "differ") + ":";
   for (size_t i = 0; i < rows.size(); ++i)
-    out << (i == 0 ? " " : " · ") << rows[i].timeline.schedule.name << " "
-        << IdleSlotsText(rows[i].metrics, rows[i].timeline.problem.P);
-  out << "\n";
-  return out.str();
+    bubbles += (i == 0 ? " " : " · ") + rows[i].timeline.schedule.name + " " +
+               IdleSlotsText(rows[i].metrics, rows[i].timeline.problem.P);
+  for (const std::string& s : {makespans, busy, bubbles}) out += WrapWords(s, width);
+  return out;
 }
 
 std::string ComparisonJson(const std::vector<ComparedRun>& rows) {

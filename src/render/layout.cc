@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <optional>
 #include <set>
 #include <string>
 
@@ -11,6 +12,7 @@
 #include "layout_builder.h"
 #include "ppsim/cost_scale.h"
 #include "ppsim/memory.h"
+#include "ppsim/rational.h"
 
 namespace ppsim::render {
 namespace {
@@ -18,6 +20,29 @@ namespace {
 using Align = Builder::Align;
 
 // The list's header fields and one RunSummary per run.
+// "work differs: 1F1B busy 64 · ZB-H1 busy 96 ticks", when the runs do not
+// do the same work (a scene gave one its own costs); "" when they do.
+// Runs scaled apart (ticks_per_unit) are compared in units of the model.
+std::string WorkDiffers(const LayoutInput& in) {
+  auto tpu = [](const RunInput& r) { return std::max<std::int64_t>(1, r.timeline->problem.ticks_per_unit); };
+  const RunInput& first = in.runs[0];
+  bool differs = false, one_scale = true;
+  for (const RunInput& r : in.runs) {
+    differs = differs || static_cast<__int128>(r.metrics->busy) * tpu(first) !=
+                             static_cast<__int128>(first.metrics->busy) * tpu(r);
+    one_scale = one_scale && tpu(r) == tpu(first);
+  }
+  if (!differs) return "";
+  std::string s = "work differs:";
+  for (size_t i = 0; i < in.runs.size(); ++i) {
+    const RunInput& r = in.runs[i];
+    const std::optional<Rational> units = Rational::Of(r.metrics->busy, tpu(r));
+    s += (i == 0 ? " " : " · ") + r.name + " busy " +
+         (one_scale ? Str(r.metrics->busy) : units ? units->ToText() : std::string("?"));
+  }
+  return s + (one_scale ? " ticks" : " stage-units") + " — the runs are not given the same model";
+}
+
 void Summarize(const LayoutInput& in, DisplayList& list) {
   list.width = in.width;
   list.height = in.height;
@@ -25,6 +50,7 @@ void Summarize(const LayoutInput& in, DisplayList& list) {
   list.title = in.title;
   list.subtitle = in.subtitle.empty() ? DefaultSubtitle(in.runs) : in.subtitle;
   list.closing = in.closing;
+  if (std::string work = WorkDiffers(in); !work.empty()) list.closing.push_back(std::move(work));
   list.gauge = in.gauge;
   // Gauges count stage-sets: 1/gauge_den of one is whole for every run.
   for (const RunInput& r : in.runs) list.gauge_den = std::lcm(list.gauge_den, std::int64_t{ChunksPerStage(r.timeline->problem)});
@@ -268,7 +294,11 @@ Result<DisplayList> LayoutRuns(const LayoutInput& in, TextMeasurer& measurer) {
   Builder b(list, measurer);
   f.min_px = b.MinPx();
   b.Rect(Role::kBackground, {0, 0, W, H}, palette::kBackground);
-  const double legend_end = Legend(b, f, in, Header(b, f, list, text_w));
+  double legend_end = Legend(b, f, in, Header(b, f, list, text_w));
+  if (std::string work = WorkDiffers(in); !work.empty()) {  // said from the first frame, not only at the end
+    const double px = b.Fit(work, f.Font(18), false, text_w);
+    legend_end += b.Text(Role::kLegendLabel, work, f.margin, legend_end, px, false, palette::kText).box.h + 0.4 * px;
+  }
 
   // The closing lines' block at the bottom.
   const double closing_px = f.Font(26);

@@ -228,8 +228,12 @@ TEST(CompareCli, SaysMakespansAndBubblesAreEqual) {
   EXPECT_NE(run.out.find("bubbles equal: gpipe idle 24 of 72 slots (33%) · 1f1b idle 24 of 72 slots (33%)"),
             std::string::npos) << run.out;
   EXPECT_NE(run.out.find("1 tick = 1 stage cost unit"), std::string::npos) << run.out;
-  // The ratio and its closed form printed the one way (Rational::ToText).
-  EXPECT_NE(run.out.find("1/2 (0.5000)  (P-1)/M = 1/2 (0.5000) ✓"), std::string::npos) << run.out;
+  // The ratio and its closed form printed the one way (Rational::ToText),
+  // the cell wrapped at a word to keep two runs side by side in 80 columns.
+  EXPECT_NE(run.out.find("bubble_ratio            1/2 (0.5000) (P-1)/M = 1/2   1/2 (0.5000) (P-1)/M = 1/2\n"
+                         "                        (0.5000) ✓                   (0.5000) ✓\n"),
+            std::string::npos)
+      << run.out;
   auto json = RunPpsim("compare --schedule gpipe,1f1b -P 4 -M 6 --json");
   const auto j = nlohmann::json::parse(json.out);
   EXPECT_TRUE(j["makespans_equal"]);
@@ -265,7 +269,7 @@ TEST(CompareCli, ListsEveryMetricOfTheTable) {
     return cells;
   };
   EXPECT_EQ(row("bubble_fraction"), "bubble_fraction|1/3 (0.3333)|1/3 (0.3333)");
-  EXPECT_EQ(row("bubble_ratio"), "bubble_ratio|1/2 (0.5000)|(P-1)/M = 1/2 (0.5000) ✓|1/2 (0.5000)|(P-1)/M = 1/2 (0.5000) ✓");
+  EXPECT_EQ(row("bubble_ratio"), "bubble_ratio|1/2 (0.5000) (P-1)/M = 1/2|1/2 (0.5000) (P-1)/M = 1/2");  // wrapped
   EXPECT_EQ(row("peak_sets per device"), "peak_sets per device|6 6 6 5|4 3 2 0");
   auto json = RunPpsim("compare -s gpipe,1f1b -P 4 -M 6 --json");
   const auto runs = nlohmann::json::parse(json.out)["runs"];
@@ -288,7 +292,9 @@ TEST(CompareCli, InterleavedOnTheSameModelDoesEqualWorkWithHalfTheBubble) {
   EXPECT_NE(run.out.find("costs per stage of the model on one device"), std::string::npos) << run.out;
   EXPECT_NE(run.out.find("makespans differ: 1f1b=44 interleaved=38"), std::string::npos) << run.out;
   EXPECT_NE(run.out.find("busy (work) equal: 1f1b=128 interleaved=128"), std::string::npos) << run.out;
-  EXPECT_NE(run.out.find("bubbles differ: 1f1b idle 48 of 176 slots (27%) · interleaved idle 24 of 152 slots (16%)"),
+  std::string joined = run.out;  // lines wrapped at 80 columns, continued with two spaces
+  for (size_t at; (at = joined.find("\n  ")) != std::string::npos;) joined.replace(at, 3, " ");
+  EXPECT_NE(joined.find("bubbles differ: 1f1b idle 48 of 176 slots (27%) · interleaved idle 24 of 152 slots (16%)"),
             std::string::npos) << run.out;
   auto json = RunPpsim("compare -s 1f1b,interleaved --chunks 2 -P 4 -M 8 --json");
   const auto j = nlohmann::json::parse(json.out);
@@ -342,6 +348,35 @@ TEST(SimulateCli, SummarySaysTheCostBasisAndTickScale) {
                          "makespan 38  busy 128  idle 24"),
             std::string::npos)
       << run.out;
+}
+
+}  // namespace
+}  // namespace ppsim
+
+namespace ppsim {
+namespace {
+
+// Not a terminal: compare fits 80 columns, runs side by side as far as they
+// fit (cells wrapping at words), the rest below, every figure still there.
+TEST(CompareCli, FitsEightyColumnsWhenNotATerminal) {
+  for (const char* runs : {"gpipe,1f1b", "1f1b,zb-h1,zbv", "1f1b,zb-h1,zbv,dualpipev -P 8 -M 16"}) {
+    auto run = RunPpsim(std::string("compare -s ") + runs);
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    std::istringstream lines(run.out);
+    for (std::string line; std::getline(lines, line);) {
+      size_t columns = 0;
+      for (unsigned char c : line) columns += (c & 0xC0) != 0x80;
+      EXPECT_LE(columns, 80u) << runs << ": " << line;
+    }
+  }
+  auto two = RunPpsim("compare -s gpipe,1f1b");
+  EXPECT_NE(two.out.find("                        gpipe                        1f1b\n"), std::string::npos) << two.out;
+  EXPECT_NE(two.out.find("makespans equal: gpipe=18 1f1b=18\n"), std::string::npos) << two.out;
+  auto three = RunPpsim("compare -s 1f1b,zb-h1,zbv -P 4 -M 8");
+  EXPECT_NE(three.out.find("\n                        zbv v=2\nmakespan                72\n"), std::string::npos) << three.out;
+  EXPECT_NE(three.out.find("bubbles differ: 1f1b idle 96 of 352 slots (27%) · zb-h1 idle 48 of 304 slots\n  (16%)"),
+            std::string::npos)
+      << three.out;
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include "command.h"
 #include "ppsim/io/comparison.h"
 #include "problem_options.h"
+#include "terminal.h"
 
 namespace ppsim::cli {
 namespace {
@@ -21,7 +22,7 @@ int Run(const CompareOptions& o) {
   if (!problem) return Report(problem.error());
   Result<std::vector<io::ComparedRun>> runs = io::Compare(o.schedules, *problem);
   if (!runs) return Report(runs.error());
-  const std::string out = o.json ? io::ComparisonJson(*runs) + "\n" : io::ComparisonText(*runs);
+  const std::string out = o.json ? io::ComparisonJson(*runs) + "\n" : io::ComparisonText(*runs, StdoutColumns());
   std::fwrite(out.data(), 1, out.size(), stdout);
   return 0;
 }

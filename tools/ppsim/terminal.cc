@@ -15,4 +15,10 @@ render::TextOptions TextOptionsFor(const std::string& output, int width) {
   return o;
 }
 
+int StdoutColumns() {
+  winsize ws{};
+  if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0) return ws.ws_col;
+  return 80;
+}
+
 }  // namespace ppsim::cli

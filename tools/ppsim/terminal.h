@@ -12,4 +12,8 @@ namespace ppsim::cli {
 // palette's colours iff it goes to a terminal.
 render::TextOptions TextOptionsFor(const std::string& output, int width);
 
+// Columns for plain text on stdout: the terminal's width when stdout is
+// one, else 80.
+int StdoutColumns();
+
 }  // namespace ppsim::cli

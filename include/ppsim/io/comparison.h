@@ -27,7 +27,7 @@ struct ComparedRun {
 Result<std::vector<ComparedRun>> Compare(const std::vector<std::string>& schedules, const Problem& problem);
 
 // The table `ppsim compare` prints. REQUIRES: at least one run.
-std::string ComparisonText(const std::vector<ComparedRun>& runs);
+std::string ComparisonText(const std::vector<ComparedRun>& runs, int columns = 80);
 
 // {"runs": [...], "makespans_equal": bool, "bubbles_equal": bool,
 // "cost_basis": "stage"|"chunk", "ticks_per_unit": k} — the
