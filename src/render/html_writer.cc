@@ -167,26 +167,10 @@ std::string Controls(const DisplayList& list) {
 
 std::string Attr(const char* name, long long v) { return std::string(" data-") + name + "=\"" + std::to_string(v) + "\""; }
 
-}  // namespace
-
-std::string WriteHtml(const DisplayList& list, const Pacing& pacing, Tick open_at) {
-  const long long ms_per_tick = static_cast<long long>(pacing.SecondsPerTick() * 1000 + 0.5);
-  const long long hold_ms = static_cast<long long>(pacing.HoldSeconds() * 1000 + 0.5);
-  const long long poster_ms = static_cast<long long>(1000.0 * pacing.poster_frames / pacing.fps + 0.5);
-  // The chart is never drawn narrower than the width its text was sized for
-  // (nor wider than its pixels): narrower screens scroll it inside its box.
-  const int min_w = std::min(list.width, list.display_width > 0 ? list.display_width : list.width);
-  std::string out = "<!DOCTYPE html>\n<html lang=\"en\" data-last=\"" + std::to_string(list.last_tick) +
-                    "\" data-ms-per-tick=\"" + std::to_string(ms_per_tick) + "\" data-hold-ms=\"" +
-                    std::to_string(hold_ms) + "\" data-poster-ms=\"" + std::to_string(poster_ms) + "\"";
-  if (open_at >= 0) out += " data-open-at=\"" + std::to_string(open_at) + "\"";
-  out += ">\n<head>\n<meta charset=\"utf-8\">\n"
-         "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>" +
-         XmlEscape(list.title.empty() ? "ppsim" : list.title) + "</title>\n<style>" + kStyle +
-         ".chart svg { min-width: " + std::to_string(min_w) + "px; max-width: " + std::to_string(list.width) +
-         "px; }\n</style>\n</head>\n<body>\n";
-  out += Controls(list);
-  out += "<div class=\"chart\">\n" + SvgOpen(list, " role=\"img\"");
+// The list as an inline SVG whose dynamic items carry their ticks for the
+// player: the markup is the final frame.
+void AppendChart(std::string& out, const DisplayList& list) {
+  out += SvgOpen(list, " role=\"img\"");
   for (const Item& item : list.items) {
     std::string attrs;
     if (item.role == Role::kOp) {
@@ -210,18 +194,52 @@ std::string WriteHtml(const DisplayList& list, const Pacing& pacing, Tick open_a
     }
     AppendSvgItem(out, item, item.box.w, attrs, "");
   }
-  out += "</svg>\n</div>\n";
+  out += "</svg>\n";
+}
+
+}  // namespace
+
+std::string WriteHtml(const DisplayList& list, const Pacing& pacing, Tick open_at) {
+  const long long ms_per_tick = static_cast<long long>(pacing.SecondsPerTick() * 1000 + 0.5);
+  const long long hold_ms = static_cast<long long>(pacing.HoldSeconds() * 1000 + 0.5);
+  const long long poster_ms = static_cast<long long>(1000.0 * pacing.poster_frames / pacing.fps + 0.5);
+  // The chart is never drawn narrower than the width its text was sized for
+  // (nor wider than its pixels): narrower screens scroll it inside its box.
+  const int min_w = std::min(list.width, list.display_width > 0 ? list.display_width : list.width);
+  std::string out = "<!DOCTYPE html>\n<html lang=\"en\" data-last=\"" + std::to_string(list.last_tick) +
+                    "\" data-ms-per-tick=\"" + std::to_string(ms_per_tick) + "\" data-hold-ms=\"" +
+                    std::to_string(hold_ms) + "\" data-poster-ms=\"" + std::to_string(poster_ms) + "\"";
+  if (open_at >= 0) out += " data-open-at=\"" + std::to_string(open_at) + "\"";
+  out += ">\n<head>\n<meta charset=\"utf-8\">\n"
+         "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>" +
+         XmlEscape(list.title.empty() ? "ppsim" : list.title) + "</title>\n<style>" + kStyle +
+         ".chart svg { min-width: " + std::to_string(min_w) + "px; max-width: " + std::to_string(list.width) +
+         "px; width: min(100%, calc((100vh - 4.5em) * " + Num(static_cast<double>(list.width) / list.height) +
+         ")); }\n</style>\n</head>\n<body>\n";
+  out += Controls(list);
+  // The chart fits a laptop's viewport height (its width follows the
+  // frame's aspect) but is never narrower than its text was sized for.
+  out += "<div class=\"chart\">\n";
+  AppendChart(out, list);
+  out += "</div>\n";
+  // What must fit on one device always; the cluster's peak beside it when
+  // the gauge shows the cluster.
+  const bool cluster = list.gauge == GaugeMode::kCluster;
   out += "<div class=\"numbers\"><table>\n<tr><th>run</th><th>makespan</th><th>busy</th><th>idle</th><th>bubble ratio</th>"
-         "<th>peak (stage-sets)</th><th>P</th><th>M</th><th>v</th></tr>\n";
+         "<th>fullest device (stage-sets)</th>" +
+         std::string(cluster ? "<th>all devices (stage-sets)</th>" : "") + "<th>P</th><th>M</th><th>v</th></tr>\n";
   for (const RunSummary& r : list.runs) {
     out += "<tr><td>" + XmlEscape(r.name) + "</td>";
-    for (const char* metric : {"makespan", "busy", "idle", "bubble_ratio", "peak"})
+    for (const char* metric : {"makespan", "busy", "idle", "bubble_ratio", "device_peak"})
       out += "<td>" + Metric(r, metric) + "</td>";
+    if (cluster) out += "<td>" + Metric(r, "peak") + "</td>";
     for (const int shape : {r.problem.P, r.problem.M, r.problem.v}) out += "<td>" + std::to_string(shape) + "</td>";
     out += "</tr>\n";
   }
   out += "</table></div>\n";
-  for (const std::string& line : list.closing) out += "<p>" + XmlEscape(line) + "</p>\n";
+  // The closing lines, as on the chart: once the runs are done.
+  for (const std::string& line : list.closing)
+    out += "<p class=\"closing\" data-from=\"" + std::to_string(list.last_tick) + "\">" + XmlEscape(line) + "</p>\n";
   out += "<script>" + std::string(kScript) + "</script>\n</body>\n</html>\n";
   return out;
 }

@@ -2,6 +2,8 @@
 // plays it (play / pause, a scrubber, step one tick back and forward, keys
 // space / arrow left / arrow right) and each run's numbers. "#tick=K" in the
 // URL opens the page paused at tick K. The bytes depend only on the list.
+// The wide chart fits a laptop's viewport height (1366x660 shows every chart
+// and gauge) without going under the width its text was sized for.
 //
 // For tests and tools: every op cell is a <rect class="op" data-start=...>;
 // an element hidden at the current tick has style display:none; the <html>

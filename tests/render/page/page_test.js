@@ -175,3 +175,42 @@ test('P=64, M=1024: the page stays under 2 MB and steps one tick per key', async
   assert.deepEqual(page.errors, []);
   await page.close();
 });
+
+// A laptop's viewport (1366x768 less the browser's chrome): every chart and
+// every gauge is on screen without scrolling, the chart fitted to the height.
+for (const scene of ['gpipe_vs_1f1b.toml', 'zb_vs_1f1b.toml']) {
+  test(`${scene} at 1366x660: both charts and their gauges are on screen`, async () => {
+    const file = path.join(work, scene.replace('.toml', '.html'));
+    execFileSync(ppsim, ['render', path.join(sourceDir, 'examples', scene), '-o', file],
+                 { stdio: ['ignore', 'ignore', 'inherit'] });
+    const page = await open('file://' + file + '#tick=0', 1366, 660);
+    const facts = await page.evaluate(() => {
+      const runs = {};
+      for (const bar of document.querySelectorAll('rect.held')) {
+        const b = bar.getBoundingClientRect();
+        const r = bar.dataset.run;
+        runs[r] = Math.max(runs[r] || 0, b.bottom);
+      }
+      const svg = document.querySelector('.chart svg').getBoundingClientRect();
+      return { runs, svgBottom: svg.bottom, innerHeight: window.innerHeight,
+               scrollY: document.documentElement.scrollHeight > window.innerHeight ? window.scrollY : 0 };
+    });
+    assert.ok(Object.keys(facts.runs).length >= 2, JSON.stringify(facts));
+    for (const [run, bottom] of Object.entries(facts.runs)) {
+      assert.ok(bottom <= facts.innerHeight, `run ${run}'s gauge ends at ${bottom}, below the ${facts.innerHeight} px viewport`);
+    }
+    assert.ok(facts.svgBottom <= facts.innerHeight, `the chart ends at ${facts.svgBottom}`);
+    assert.deepEqual(page.errors, []);
+    await page.close();
+  });
+}
+
+test('the closing lines appear when the runs are done, not before', async () => {
+  const page = await open(small + '#tick=5', 1366, 768);
+  const shown = () => page.evaluate(() => Array.from(document.querySelectorAll('p.closing')).map(
+      (p) => p.style.display !== 'none'));
+  assert.deepEqual(await shown(), [false, false]);
+  await page.$eval('#scrub', (el) => { el.value = '18'; el.dispatchEvent(new Event('input', { bubbles: true })); });
+  assert.deepEqual(await shown(), [true, true]);
+  await page.close();
+});
