@@ -527,10 +527,15 @@ void LayoutRunTexts(Builder& b, const Frame& f, const RunGeometry& g, const RunI
   std::vector<std::string> status;
   for (Tick k = 0; k < t.makespan; k += f.agg) {
     const std::int64_t done = std::upper_bound(ends.begin(), ends.end(), k) - ends.begin();
-    const std::string counts = "done " + Str(done) + "/" + total + " · idle so far " +
-                               Str(t.problem.P * k - busy_before[k]) + (fullest ? " · fullest device " : " · held ") +
+    // One readout of the cycles, as the page's counter words it, and the
+    // idle so far beside its final value: the end is foreshadowed, never
+    // contradicted.
+    const std::string counts = Str(done) + "/" + total + " ops · idle so far " +
+                               Str(t.problem.P * k - busy_before[k]) + " of " + Str(m.idle) +
+                               (fullest ? " · fullest device " : " · held ") +
                                sets(k > 0 ? m.activations.cluster.At(k - 1) : 0);
-    status.push_back((k == 0 ? std::string("not started") : "cycle " + Str(k - 1) + " done") + " · " + counts);
+    status.push_back((k == 0 ? std::string("not started") : Str(k) + " of " + Str(t.makespan) + " cycles") + " · " +
+                     counts);
   }
   const std::int64_t slots = static_cast<std::int64_t>(t.problem.P) * m.makespan;
   status.push_back("makespan " + Str(m.makespan) + " · idle " + Str(m.idle) + " of " + Str(slots) + " slots (" +

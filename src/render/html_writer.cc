@@ -63,7 +63,7 @@ constexpr const char* kScript = R"JS(
       }
     }
     scrub.value = String(tick);
-    tickLabel.textContent = tick + ' / ' + last + ' cycles done';
+    tickLabel.textContent = tick + ' of ' + last + ' cycles';
     root.dataset.tick = String(tick);
     try { history.replaceState(null, '', '#tick=' + tick); } catch (e) { /* a sandboxed frame */ }
   }
@@ -158,7 +158,7 @@ std::string Controls(const DisplayList& list) {
          "<button id=\"play\" title=\"play / pause (space)\">&#9654; play</button>\n"
          "<button id=\"forward\" title=\"one cycle forward (arrow right)\">step &#9654;</button>\n"
          "<input id=\"scrub\" type=\"range\" min=\"0\" max=\"" + last + "\" step=\"1\" value=\"" + last +
-         "\" aria-label=\"tick\">\n<span id=\"tick\">" + last + " / " + last + " cycles done</span>\n"
+         "\" aria-label=\"tick\">\n<span id=\"tick\">" + last + " of " + last + " cycles</span>\n"
          "<label>speed <select id=\"speed\"><option value=\"0.25\">0.25\u00D7</option>"
          "<option value=\"0.5\">0.5\u00D7</option><option value=\"1\" selected>1\u00D7</option>"
          "<option value=\"2\">2\u00D7</option><option value=\"4\">4\u00D7</option></select></label>\n"
