@@ -1,6 +1,7 @@
 #include "chart_layout.h"
 
 #include <algorithm>
+#include <map>
 #include <optional>
 #include <string>
 #include <utility>
@@ -83,15 +84,25 @@ void DeviceLabels(const Chart& c) {
 }
 
 void OpCells(const Chart& c, const std::vector<PlacedOp>& ops) {
-  // Each label is as large as its own cell allows, up to the chart's size,
+  // Each label is as large as the narrowest cell of its duration allows (cell
+  // edges round to whole pixels, so equal cells differ by one: one decision
+  // for all of them keeps identical cells identical), up to the chart's size,
   // and dropped rather than drawn under the smallest legible size.
+  auto half = [](const PlacedOp& op) { return op.overlap >= 0; };
+  std::map<std::pair<Tick, bool>, double> narrowest;  // (duration, in a pair's half) -> px
+  for (const PlacedOp& op : ops) {
+    const Box cell = c.Cell(op.start, op.end, 0, c.g.row_h);
+    auto [at, fresh] = narrowest.try_emplace({op.end - op.start, half(op)}, cell.w);
+    if (!fresh) at->second = std::min(at->second, cell.w);
+  }
   for (const PlacedOp& op : ops) {
     double top = c.RowY(op.device), h = c.g.row_h;
-    if (op.overlap >= 0) {  // an overlapped F+B pair: F in the top half, B in the bottom half
+    if (half(op)) {  // an overlapped F+B pair: F in the top half, B in the bottom half
       h = c.g.row_h / 2.0;
       if (op.kind != OpKind::kF) top += h;
     }
     const Box cell = c.Cell(op.start, op.end, top, h);
+    const double room = narrowest.at({op.end - op.start, half(op)});
     const Color color = OpFill(op.kind, ChunkOf(op, c.t.problem), c.t.problem.v);
     Item& it = c.b.Rect(Role::kOp, cell, color);
     it.run = c.run;
@@ -109,9 +120,9 @@ void OpCells(const Chart& c, const std::vector<PlacedOp>& ops) {
     }
     const std::string text = OpLabel(op, c.t.problem);
     const double px = std::min(c.style.cell_px, std::floor(cell.h * 0.62));
-    const double fit = px < c.b.MinPx() ? 0 : c.b.Fit(text, px, false, cell.w - 2);
+    const double fit = px < c.b.MinPx() ? 0 : c.b.Fit(text, px, false, room - 2);
     const TextSize size = fit > 0 ? c.b.Measure(text, fit, false) : TextSize{};
-    if (fit <= 0 || size.w + 2 > cell.w || size.h > cell.h) {
+    if (fit <= 0 || size.w + 2 > room || size.h > cell.h) {
       // No room for "·c1": a later chunk still shows by more than its shade,
       // a dark bar along the cell's bottom edge (the legend says so).
       const int chunk = c.t.problem.v > 1 ? ChunkOf(op, c.t.problem) : 0;
