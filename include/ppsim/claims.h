@@ -1,7 +1,7 @@
 // Claims: a small language of predicates over named runs, checked before
-// anything is drawn (DESIGN §4). A claim reads run metrics as functions —
-//   makespan(X) busy(X) idle(X) transfers(X) peak(X) peak(X, d)
-//   peak_sets(X) peak_sets(X, d) bubble_ratio(X) bubble_fraction(X)
+// anything is drawn (docs/claims.md). A claim reads run metrics as functions —
+//   every metric of the table (metric_table.h: makespan(X), busy(X), ...,
+//   peak(X), peak(X, d), device_peak(X), ...; docs/claims.md lists them)
 // — times in the run's ticks (cost_scale.h: one tick across a scene's runs);
 // peak in whole-stage sets, exact (a chunk's set counts 1/v: interleaved
 // v = 2 holding 14 chunk sets has peak 7), peak_sets the raw count of sets

@@ -1,4 +1,4 @@
-// One model across runs (DESIGN §2 Costs). With CostBasis::kStage a cost
+// One model across runs (docs/costs.md). With CostBasis::kStage a cost
 // describes one device's share of the model — a whole stage at v = 1 — and
 // a run that cuts that share into n chunks (n = ChunksPerStage) costs 1/n of
 // it per chunk. Ticks stay integers: every cost and latency is multiplied by

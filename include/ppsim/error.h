@@ -51,7 +51,7 @@ enum class ErrorCode : int {
 // too ("--set P=0: P must be ≥ 1, got 0").
 class Error {
  public:
-  ErrorCode code = ErrorCode::kInternal;
+  ErrorCode code = ErrorCode::kOk;  // a default Error is success, Error::Ok()
   std::string message;  // follows `field` when there is one: " must be ≥ 1, got 0", ": 'x' is not ..."
   std::string field;    // the value at fault, named at the front of Text(); "" = none
   std::string file;     // where: a file path, or the value given through `via` ("P=0"); "" = none

@@ -1,4 +1,4 @@
-// The numbers a run is judged by (DESIGN §3; names are the JSON contract).
+// The numbers a run is judged by (docs/semantics.md; names are the JSON contract).
 #pragma once
 
 #include <cstdint>

@@ -1,5 +1,5 @@
 // Placement: each op starts at the earliest tick its device and its
-// dependencies allow (DESIGN §2):
+// dependencies allow (docs/semantics.md):
 //   F(m,s)   >= end F(m,s-1) + c      B(m,s) >= end B(m,s+1) + c
 //   B(m,S-1) >= end F(m,S-1)          W(m,s) >= end B(m,s)
 // and after the previous op on its device; c only between devices. A full

@@ -26,13 +26,13 @@ enum class Placement : std::uint8_t {
   kDualPipe,
 };
 
-// What "activations held" means (DESIGN §3).
+// What "activations held" means (docs/semantics.md).
 enum class HoldMode : std::uint8_t {
   kHeld,      // [end of F, start of B): stashed between the passes (default)
   kResident,  // [start of F, end of B] — or end of W when the backward is split
 };
 
-// What a cost value describes (DESIGN §2 Costs; cost_scale.h does the rest).
+// What a cost value describes (docs/costs.md; cost_scale.h does the rest).
 enum class CostBasis : std::uint8_t {
   kStage,  // one device's share of the model (a whole stage at v = 1); a
            // chunk costs 1/ChunksPerStage of it, in rescaled ticks (default)
@@ -114,7 +114,7 @@ struct Problem {
   }
 };
 
-// Hard limits, checked before allocating (DESIGN §6 "absurd sizes").
+// Hard limits, checked before allocating (docs/reliability.md).
 inline constexpr int kMaxDevices = 4096;
 inline constexpr int kMaxMicrobatches = 1 << 20;
 inline constexpr int kMaxChunks = 64;

@@ -5,7 +5,8 @@
 // so a value is checked in one place and the same mistake gets the same exit
 // code (and, but for where it was written, the same words) whichever way it
 // is spelled. `ppsim list --keys` prints the table; docs/keys.md is made from
-// it (scripts/keys_doc.sh) and a test fails when the two differ.
+// it (`PPSIM_UPDATE_DOCS=1 build/tests/ppsim_cli_tests --gtest_filter='KeysDoc*'`
+// rewrites it) and tests/cli/keys_cli_test.cc fails when the two differ.
 //
 //   key                 type                        range           default
 //   P                   integer                     1..4096         4

@@ -1,7 +1,7 @@
 // Validation of a timeline someone else produced (or an old ppsim wrote): is
 // it legal, and is it tight? Legal: every op appears once, one device runs
 // one op at a time (an overlapped pair shares its slot), every dependency of
-// DESIGN §2 is met with its communication latency. A full backward
+// docs/semantics.md is met with its communication latency. A full backward
 // (PlacedOp::full) needs no W and lasts Costs::FullBackward. Tight: every op starts at
 // the earliest tick its device and its dependency allow — a simulator that
 // lets an op start early, or late, is caught here with the op named.

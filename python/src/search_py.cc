@@ -12,6 +12,7 @@
 #include "ppsim/render/text_output.h"
 #include "ppsim/io/schedule_file.h"
 #include "ppsim/io/search_run.h"
+#include "ppsim/jobs/search_report.h"
 #include "problem_args.h"
 #include "timeline_py.h"
 
@@ -28,13 +29,7 @@ struct PySearchResult {
     return PyTimeline(std::shared_ptr<const ppsim::Timeline>(run, &run->result.timeline),
                       std::shared_ptr<const Metrics>(run, &run->metrics));
   }
-  std::string Text() const {
-    std::string out;
-    if (result().timeline.makespan <= io::kSearchChartTicks) {
-      out = Unwrap(render::RenderRunText(result().timeline.schedule.name, result().timeline, run->metrics, {})) + "\n";
-    }
-    return out + io::SearchSummaryLine(result());
-  }
+  std::string Text() const { return Unwrap(jobs::SearchReportText(*run, {})); }
   pyb::list FixedSchedules() const {
     pyb::list out;
     for (const SearchSeed& s : result().seeds)

@@ -114,7 +114,7 @@ Result<std::int64_t> TicksPerUnit(const std::vector<Problem>& problems, const st
 }
 
 Error ScaleCosts(Problem& p, std::int64_t k, bool split) {
-  if (p.ticks_per_unit != 0) return Error{ErrorCode::kOk, ""};
+  if (p.ticks_per_unit != 0) return Error::Ok();
   Result<UnitCosts> uc = ModelCosts(p, split);
   if (!uc.ok()) return uc.error();
   const bool stage = p.cost_basis == CostBasis::kStage;
@@ -127,7 +127,7 @@ Error ScaleCosts(Problem& p, std::int64_t k, bool split) {
     const __int128 t = static_cast<__int128>(c) * k;
     if (!split && field[0] == 'W' && t % n != 0) {  // never read: any whole tick will do
       out = static_cast<Tick>(std::max<__int128>(1, std::min<__int128>(t / n, kMaxCost)));
-      return Error{ErrorCode::kOk, ""};
+      return Error::Ok();
     }
     const std::string given = c % den == 0 ? std::to_string(c / den) : std::to_string(c) + "/" + std::to_string(den);
     if (t % n != 0)
@@ -137,7 +137,7 @@ Error ScaleCosts(Problem& p, std::int64_t k, bool split) {
       return Fail(ErrorCode::kTooLarge, "cost " + field + " = " + given + " at " + std::to_string(k) +
                                             " ticks per unit exceeds the limit " + std::to_string(kMaxCost) + " ticks");
     out = static_cast<Tick>(t / n);
-    return Error{ErrorCode::kOk, ""};
+    return Error::Ok();
   };
   for (auto [name, values] : Fields(p.costs)) {
     std::vector<Tick> ticks(values->size());
@@ -170,7 +170,7 @@ Error ScaleCosts(Problem& p, std::int64_t k, bool split) {
     hop *= k;
   }
   p.ticks_per_unit = k;
-  return Error{ErrorCode::kOk, ""};
+  return Error::Ok();
 }
 
 std::string TickScaleText(const Problem& p) {

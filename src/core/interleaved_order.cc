@@ -37,7 +37,7 @@ Error CheckMegatronGroup(const Problem& p, const std::string& schedule) {
                         where + "M mod group must be 0 or at least P = " + std::to_string(p.P) + ", but M = " +
                             std::to_string(p.M) + " leaves a last group of " + std::to_string(last) +
                             " (Megatron refuses it: a shorter last group leaves dependency bubbles)");
-  return Error{ErrorCode::kOk, ""};
+  return Error::Ok();
 }
 
 Schedule InterleavedOrder(const Problem& p, int group, int extra_warmup, bool overlap) {

@@ -25,7 +25,7 @@ Error CheckList(const char* field, const std::vector<std::int64_t>& values, int 
       return Fail(ErrorCode::kTooLarge,
                   where + " = " + std::to_string(values[i]) + " exceeds the limit " + std::to_string(kMaxBytes));
   }
-  return Error{ErrorCode::kOk, ""};
+  return Error::Ok();
 }
 
 struct Delta {
@@ -75,7 +75,7 @@ Error ValidateMemoryModel(const MemoryModel& m, int stages) {
   if (m.limit > kMaxMemoryLimit)
     return Fail(ErrorCode::kTooLarge, "memory limit " + std::to_string(m.limit) + " exceeds the limit " +
                                           std::to_string(kMaxMemoryLimit));
-  return Error{ErrorCode::kOk, ""};
+  return Error::Ok();
 }
 
 MemoryBytes MeasureMemoryBytes(const Timeline& t) {

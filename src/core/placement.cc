@@ -289,7 +289,7 @@ Error PlaceInto(const Problem& problem, Schedule&& schedule, Timeline& t) {
   for (const Lane& lane : lanes) makespan = std::max(makespan, lane.free_at);
   t.makespan = makespan;
   t.schedule = std::move(schedule);
-  return Error{ErrorCode::kOk, ""};
+  return Error::Ok();
 }
 
 }  // namespace ppsim

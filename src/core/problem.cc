@@ -37,7 +37,7 @@ Error CheckCosts(const char* field, const std::vector<Tick>& values, int stages,
       return Fail(ErrorCode::kTooLarge, "cost " + where + " = " + std::to_string(values[i]) +
                                             " exceeds the limit " + std::to_string(kMaxCost));
   }
-  return Error{ErrorCode::kOk, ""};
+  return Error::Ok();
 }
 
 // An upper bound on P × makespan: every op of every microbatch run back to
@@ -147,7 +147,7 @@ Error ValidateProblem(const Problem& p) {
     return Fail(ErrorCode::kTooLarge,
                 "P × M × Σ over stages of (F+B+W+3·comm) = " + (work ? std::to_string(*work) : "more than 2^63") +
                     " device-ticks exceeds the limit 2^62 (P × makespan must fit in 64 bits; use coarser ticks)");
-  return Error{ErrorCode::kOk, ""};
+  return Error::Ok();
 }
 
 std::string PlacementName(Placement placement) {

@@ -53,7 +53,7 @@ Error CheckComplete(const Problem& problem, const Schedule& schedule) {
       return Fail(ErrorCode::kBadSchedule, OpName(op) + " is listed on device " + std::to_string(d) + " but stage " +
                                                std::to_string(op.stage) + " is placed on device " +
                                                std::to_string(problem.DeviceOf(op.stage)));
-    return Error{ErrorCode::kOk, ""};
+    return Error::Ok();
   };
   for (int d = 0; d < problem.P; ++d) {
     for (const Slot& slot : schedule.devices[d]) {
@@ -92,7 +92,7 @@ Error CheckComplete(const Problem& problem, const Schedule& schedule) {
           return Fail(ErrorCode::kBadSchedule, OpName(space.At(id)) + " is missing (expected on device " +
                                                    std::to_string(problem.DeviceOf(s)) + ")");
       }
-  return Error{ErrorCode::kOk, ""};
+  return Error::Ok();
 }
 
 }  // namespace ppsim

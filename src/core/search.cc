@@ -60,7 +60,7 @@ Error CheckOptions(const Problem& p, const SearchOptions& o) {
                       "the minimum that works is " + std::to_string(min) +
                       " (static bytes + one microbatch's activations on the fullest device)");
   }
-  return Error{ErrorCode::kOk, ""};
+  return Error::Ok();
 }
 
 // Every fixed schedule: recorded, and offered when it fits.

@@ -42,7 +42,7 @@ Error ScaleRuns(const std::vector<std::string>& schedules, std::vector<Problem>&
       return e;
     }
   }
-  return Error{ErrorCode::kOk, ""};
+  return Error::Ok();
 }
 
 }  // namespace ppsim

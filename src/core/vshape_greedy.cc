@@ -183,7 +183,7 @@ Error CheckVShapeGreedySize(const Problem& p, const std::string& schedule) {
   if (cells > kMaxVShapeGreedyCells)
     return Fail(ErrorCode::kTooLarge, schedule + ": P·M = " + std::to_string(cells) + " exceeds the limit " +
                                           std::to_string(kMaxVShapeGreedyCells) + why);
-  return Error{ErrorCode::kOk, ""};
+  return Error::Ok();
 }
 
 Schedule GreedyVShapeSchedule(const Problem& p, const VShapePattern& pattern) {

@@ -18,7 +18,7 @@
 namespace ppsim::io {
 namespace {
 
-Error Ok() { return Error{ErrorCode::kOk, ""}; }
+Error Ok() { return Error::Ok(); }
 
 Error CannotWrite(const std::string& path, const std::string& why) {
   return Fail(ErrorCode::kIo, "cannot write " + DisplayPath(path) + ": " + why);

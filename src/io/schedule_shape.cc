@@ -59,12 +59,12 @@ Result<ImportedSchedule> BuildImportedSchedule(const std::string& source,
           if (e.code != ErrorCode::kOk) return e;
         }
       }
-    return Error{ErrorCode::kOk, ""};
+    return Error::Ok();
   };
   each_op([&](int, const SourceOp& o) {
     S = std::max(S, o.op.stage + 1);
     M = std::max(M, o.op.microbatch + 1);
-    return Error{ErrorCode::kOk, ""};
+    return Error::Ok();
   });
   if (S == 0) return Bad(source + ": no ops (one line per device expected)");
   std::vector<int> stage_device(S, -1);
@@ -80,7 +80,7 @@ Result<ImportedSchedule> BuildImportedSchedule(const std::string& source,
                  Pos(stage_first[s].line, stage_first[s].col) + " put it on device " +
                  std::to_string(stage_device[s]));
     }
-    return Error{ErrorCode::kOk, ""};
+    return Error::Ok();
   });
   if (e.code != ErrorCode::kOk) return e;
   for (int s = 0; s < S; ++s)
@@ -110,7 +110,7 @@ Result<ImportedSchedule> BuildImportedSchedule(const std::string& source,
     bool fits = true;
     each_op([&](int, const SourceOp& o) {
       fits = fits && two.Exists(o.op.microbatch, o.op.stage);
-      return Error{ErrorCode::kOk, ""};
+      return Error::Ok();
     });
     if (fits) p.placement = Placement::kDualPipe;
   }
@@ -132,7 +132,7 @@ Result<ImportedSchedule> BuildImportedSchedule(const std::string& source,
       return Bad(Where(source, o.line, o.col) + OpName(o.op) + " appears twice (first at " +
                  Pos(static_cast<int>(at >> 32), static_cast<int>(at & 0xffffffff)) + ")");
     first_at.Set(id, (std::int64_t{o.line} << 32) | o.col);
-    return Error{ErrorCode::kOk, ""};
+    return Error::Ok();
   });
   if (e.code != ErrorCode::kOk) return e;
   for (int d = 0; d < P; ++d) {

@@ -1,4 +1,4 @@
-// The `simulate --json` object built as a tree (DESIGN §5): what search's
+// The `simulate --json` object built as a tree (docs/formats.md): what search's
 // JSON extends, and the reference the streamed writer (simulation_json.h) is
 // tested against byte for byte. Internal to io and its tests.
 #pragma once

@@ -27,7 +27,7 @@ Error WriteStreamed(const std::string& path, const std::function<bool(JsonOut&)>
     const bool ok = produce(out) && out.Finish();
     if (!ok || std::fflush(stdout) != 0 || std::ferror(stdout))
       return Fail(ErrorCode::kIo, std::string("cannot write to stdout: ") + std::strerror(errno));
-    return Error{ErrorCode::kOk, ""};
+    return Error::Ok();
   }
   // The file's fate is atomic_file.h's: a device or FIFO is written in
   // place, anything else through a staged temporary (removed on a signal).

@@ -67,7 +67,7 @@ Error CheckLegibility(const DisplayList& list, TextMeasurer& measurer) {
       }
     }
   }
-  if (problems.empty()) return Error{ErrorCode::kOk, ""};
+  if (problems.empty()) return Error::Ok();
   std::string message = "illegible at " + std::to_string(list.width) + "x" + std::to_string(list.height) +
                         (ViewWidth(list) != list.width ? " viewed " + std::to_string(ViewWidth(list)) + " px wide" : "") +
                         ": ";

@@ -44,7 +44,7 @@ std::string Known() {
 Error CheckRenderSize(const std::vector<Problem>& problems) {
   std::int64_t total = 0;  // each term ≤ 4096·64·2^20 = 2^38 (problem.h limits)
   for (const Problem& p : problems) total += std::int64_t{p.P} * p.v * p.M;
-  if (total <= kMaxRenderStageMicrobatches) return Error{ErrorCode::kOk, ""};
+  if (total <= kMaxRenderStageMicrobatches) return Error::Ok();
   return Fail(ErrorCode::kTooLarge, "render: the runs hold " + std::to_string(total) +
                                         " stage-microbatches (P·v·M summed over the runs), over the limit " +
                                         std::to_string(kMaxRenderStageMicrobatches) +

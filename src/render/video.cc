@@ -139,7 +139,7 @@ Error RunFfmpeg(const std::vector<std::string>& argv, const std::string& path, b
     return Fail(ErrorCode::kIo, "ffmpeg failed writing " + path + " (" + (how.empty() ? "stopped reading" : how) +
                                     ")" + (log.empty() ? "" : ": " + log));
   }
-  return Error{ErrorCode::kOk, ""};
+  return Error::Ok();
 }
 
 // The MP4 with ffmpeg started once: x264 codes each distinct image once

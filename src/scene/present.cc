@@ -33,7 +33,7 @@ Error FillWords(const Scene& scene, const std::vector<RunResult>& runs, render::
     if (!line) return line.error();
     input->closing.push_back(*line);
   }
-  return Error{ErrorCode::kOk, ""};
+  return Error::Ok();
 }
 
 render::GaugeMode GaugeOf(GaugeScope scope) {

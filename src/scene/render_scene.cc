@@ -44,7 +44,7 @@ Error CheckOptions(const SceneRenderOptions& o) {
   if (o.outputs.empty()) {
     return Fail(ErrorCode::kUsage, "say where to write: an output (.mp4 .webm .gif .svg .png .html, or - with format text)");
   }
-  return Error{ErrorCode::kOk, ""};
+  return Error::Ok();
 }
 
 std::string Replace(std::string s, const std::string& from, const std::string& to) {
@@ -77,7 +77,7 @@ Error CommitAll(std::vector<io::OutputFile>& staged) {
       if (Error e = file.Commit(); e.code != ErrorCode::kOk) return e;
     }
   }
-  return Error{ErrorCode::kOk, ""};
+  return Error::Ok();
 }
 
 // Claims first: a picture of something false is never produced. kClaimFalse
@@ -86,7 +86,7 @@ Error RefuseFalseClaims(const Scene& scene, const std::vector<RunResult>& runs,
                         std::vector<std::string>* false_claims) {
   Result<std::vector<ClaimResult>> claims = CheckSceneClaims(scene, runs);
   if (!claims) return claims.error();
-  if (AllHold(*claims)) return Error{ErrorCode::kOk, ""};
+  if (AllHold(*claims)) return Error::Ok();
   size_t failed = 0;
   for (size_t i = 0; i < claims->size(); ++i) {
     if ((*claims)[i].holds) continue;

@@ -455,7 +455,7 @@ class SceneLoader {
   std::string_view text_;
   std::string path_;
   Scene scene_;
-  Error err_;
+  Error err_{ErrorCode::kInternal, "the scene loader failed without saying why"};  // set by every failing step
   Origin title_origin_[2];
   std::vector<Origin> caption_origins_;
   std::vector<std::string> run_names_;

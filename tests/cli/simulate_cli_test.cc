@@ -1,4 +1,4 @@
-// The CLI contract of DESIGN §5 and issue 2, end to end.
+// The CLI contract of docs/formats.md, end to end.
 #include <gtest/gtest.h>
 
 #include <algorithm>

@@ -87,7 +87,7 @@ TEST(Activations, SummaryMetricsDoNotStoreTheSeries) {
   Result<Timeline> t = Simulate("gpipe", p);
   ASSERT_TRUE(t.ok());
   const Metrics m = Measure(*t, MeasureOptions{.series = false});
-  EXPECT_EQ(m.activations.peak, 23);  // DESIGN §2's canonical example
+  EXPECT_EQ(m.activations.peak, 23);  // the seed's canonical example (docs/semantics.md)
   EXPECT_TRUE(m.activations.cluster.steps.empty());
 }
 

@@ -1,4 +1,4 @@
-// DESIGN §2's canonical example: unit costs, c = 0, P = 4, M = 6.
+// the seed's canonical example (docs/semantics.md): unit costs, c = 0, P = 4, M = 6.
 #include <gtest/gtest.h>
 
 #include "ppsim/metrics.h"

@@ -1,4 +1,4 @@
-// Bad input gets a one-line error naming the field (DESIGN §6).
+// Bad input gets a one-line error naming the field (docs/reliability.md).
 #include <gtest/gtest.h>
 
 #include "ppsim/cost_spec.h"

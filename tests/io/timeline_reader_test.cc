@@ -17,7 +17,7 @@ namespace {
 Error ParseError(const std::string& text) {
   Result<TimelineToCheck> r = io::ParseTimelineJson(text, "t.json");
   EXPECT_FALSE(r.ok()) << text;
-  return r.ok() ? Error{ErrorCode::kOk, ""} : r.error();
+  return r.ok() ? Error::Ok() : r.error();
 }
 
 const std::string kOp = R"({"device":0,"stage":0,"kind":"F","microbatch":0,"start":0,"end":1})";

@@ -64,7 +64,7 @@ def test_compare_is_the_cli_compare():
 
 
 def test_canonical_numbers():
-    # DESIGN's canonical example: P=4, M=6, unit costs.
+    # The seed's canonical example (docs/semantics.md): P=4, M=6, unit costs.
     g, f = ppsim.simulate("gpipe", P=4, M=6), ppsim.simulate("1f1b", P=4, M=6)
     assert (g.makespan, g.idle, g.bubble_ratio, g.peak_activations) == (18, 24, 0.5, 23)
     assert (f.makespan, f.idle, f.bubble_ratio, f.peak_activations) == (18, 24, 0.5, 9)

@@ -31,7 +31,7 @@ check = "peak(GPipe) > peak(1F1B)"
 Error LoadError(const std::string& text, const std::vector<std::string>& overrides = {}) {
   Result<scene::Scene> s = scene::LoadSceneText(text, "s.toml", overrides);
   EXPECT_FALSE(s.ok()) << text;
-  return s.ok() ? Error{ErrorCode::kOk, ""} : s.error();
+  return s.ok() ? Error::Ok() : s.error();
 }
 
 TEST(Scene, LoadsTheExample) {

@@ -9,6 +9,7 @@
 #include "ppsim/io/atomic_file.h"
 #include "ppsim/io/schedule_file.h"
 #include "ppsim/io/search_run.h"
+#include "ppsim/jobs/search_report.h"
 #include "problem_options.h"
 #include "terminal.h"
 
@@ -40,13 +41,9 @@ int Run(const SearchCliOptions& o) {
   } else if (o.json) {
     out = io::SearchResultJson(*run) + "\n";
   } else {
-    if (r.timeline.makespan <= io::kSearchChartTicks) {
-      Result<std::string> chart = render::RenderRunText(r.timeline.schedule.name, r.timeline, run->metrics,
-                                                        TextOptionsFor(o.output, 0));
-      if (!chart) return Report(chart.error());
-      out = *chart + "\n";
-    }
-    out += io::SearchSummaryLine(r);
+    Result<std::string> report = jobs::SearchReportText(*run, TextOptionsFor(o.output, 0));
+    if (!report) return Report(report.error());
+    out = std::move(*report);
   }
   Error e = io::WriteFileAtomically(o.output, out);
   if (e.code != ErrorCode::kOk) return Report(e);

@@ -42,9 +42,6 @@ double SearchGap(const SearchResult& result);
 // makespan, lower bound, gap, who found it, and the best fixed schedule.
 std::string SearchSummaryLine(const SearchResult& result);
 
-// Widest timeline `ppsim search` draws above the summary line, in ticks.
-inline constexpr Tick kSearchChartTicks = 160;
-
 // The `ppsim search --json` object, one line without its newline: simulate's JSON plus lower_bound, gap,
 // optimal, found_by, evaluated, seconds, budget, fixed_schedules,
 // zb_auto_makespan (when a Zero Bubble greedy fits), and the byte figures

@@ -1,5 +1,5 @@
-// `simulate --json`, streamed (DESIGN §5): one object written as it goes —
-// schedule, P, M, v, placement, costs, comm, hold, the metrics of DESIGN §3,
+// `simulate --json`, streamed (docs/formats.md): one object written as it goes —
+// schedule, P, M, v, placement, costs, comm, hold, the metrics of docs/semantics.md,
 // the activation time series, the ops, "critical_path" and the byte figures
 // of a memory model. Its bytes equal dump() of the same object built as a
 // tree (tests/io/streamed_json_test.cc). Memory beyond

@@ -1,4 +1,4 @@
-// The `simulate --json` shape (DESIGN §5; written by simulation_json.h) read
+// The `simulate --json` shape (docs/formats.md; written by simulation_json.h) read
 // back. The ops list is `{device, stage, kind, microbatch, start, end}` (plus
 // `overlap` for an overlapped pair); `validate` reads the same shape, or just
 // its `ops`.

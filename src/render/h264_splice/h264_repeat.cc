@@ -156,7 +156,7 @@ Error ParseSps(const std::string& rbsp, Params& p) {
   if (r.overrun()) return Fail(ErrorCode::kInvalidValue, "H.264 stream: truncated SPS");
   p.mbs = width * height;
   p.have_sps = true;
-  return Error{ErrorCode::kOk, ""};
+  return Error::Ok();
 }
 
 Error ParsePps(const std::string& rbsp, Params& p) {
@@ -180,7 +180,7 @@ Error ParsePps(const std::string& rbsp, Params& p) {
   if (p.cabac) return Fail(ErrorCode::kInvalidValue, "H.264 stream: CABAC is not supported (copies are CAVLC)");
   if (p.weighted_pred) return Fail(ErrorCode::kInvalidValue, "H.264 stream: weighted prediction is not supported");
   p.have_pps = true;
-  return Error{ErrorCode::kOk, ""};
+  return Error::Ok();
 }
 
 // A P slice (nal_ref_idc 2) covering the picture with P_Skip macroblocks.
