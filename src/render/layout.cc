@@ -13,6 +13,7 @@
 #include "ppsim/cost_scale.h"
 #include "ppsim/memory.h"
 #include "ppsim/rational.h"
+#include "ppsim/render_limits.h"
 
 namespace ppsim::render {
 namespace {
@@ -279,9 +280,9 @@ namespace {
 
 Result<DisplayList> LayoutRuns(const LayoutInput& in, TextMeasurer& measurer) {
   if (in.runs.empty()) return Fail(ErrorCode::kInvalidValue, "render: the scene has no runs");
-  if (in.width < 16 || in.height < 16 || in.width > 16384 || in.height > 16384) {
+  if (in.width < kMinFramePx || in.height < kMinFramePx || in.width > kMaxFramePx || in.height > kMaxFramePx) {
     return Fail(ErrorCode::kInvalidValue,
-                "render: frame size " + Str(in.width) + "x" + Str(in.height) + " is outside 16..16384");
+                "render: frame size " + Str(in.width) + "x" + Str(in.height) + " is outside " + FrameRangeText());
   }
   DisplayList list;
   Summarize(in, list);

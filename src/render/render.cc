@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "ppsim/io/atomic_file.h"
+#include "ppsim/render_limits.h"
 #include "render/frame_painter.h"
 #include "render/html_writer.h"
 #include "render/legibility.h"
@@ -109,8 +110,8 @@ bool SameLayout(const RenderOptions& a, const RenderOptions& b, const LayoutInpu
 }
 
 Result<DisplayList> LayOut(const LayoutInput& input, const RenderOptions& options) {
-  if (options.fps < 1 || options.fps > 240) {
-    return Error::Field(ErrorCode::kInvalidValue, "fps", " " + std::to_string(options.fps) + " is outside 1..240");
+  if (options.fps < kMinFps || options.fps > kMaxFps) {
+    return Error::Field(ErrorCode::kInvalidValue, "fps", " " + std::to_string(options.fps) + " is outside " + FpsRangeText());
   }
   // Text is laid out in character cells, with no font: the terminal shows
   // the chart `simulate --format text` prints (text_output.h).

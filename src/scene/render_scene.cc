@@ -13,19 +13,20 @@
 #include "ppsim/io/atomic_file.h"
 #include "ppsim/render/pacing.h"
 #include "ppsim/render/render.h"
+#include "ppsim/render_limits.h"
 #include "ppsim/scene/present.h"
 
 namespace ppsim::scene {
 namespace {
 
-Error RangeError(const std::string& field, long long value, const char* range) {
+Error RangeError(const std::string& field, long long value, const std::string& range) {
   return Error::Field(ErrorCode::kInvalidValue, field, " " + std::to_string(value) + " is outside " + range);
 }
 
 Error CheckOptions(const SceneRenderOptions& o) {
-  if (o.fps != 0 && (o.fps < 1 || o.fps > 240)) return RangeError("fps", o.fps, "1..240");
-  if (o.display_width != 0 && (o.display_width < 16 || o.display_width > 16384)) {
-    return RangeError("display_width", o.display_width, "16..16384");
+  if (o.fps != 0 && (o.fps < kMinFps || o.fps > kMaxFps)) return RangeError("fps", o.fps, FpsRangeText());
+  if (o.display_width != 0 && (o.display_width < kMinFramePx || o.display_width > kMaxFramePx)) {
+    return RangeError("display_width", o.display_width, FrameRangeText());
   }
   if (!o.gauge.empty() && o.gauge != "fullest" && o.gauge != "cluster" && o.gauge != "device") {
     return Error::Field(ErrorCode::kInvalidValue, "gauge", " \"" + o.gauge + "\" is not one of fullest, cluster, device");
@@ -36,9 +37,9 @@ Error CheckOptions(const SceneRenderOptions& o) {
   }
   if (o.size) {
     auto [w, h] = *o.size;
-    if (w < 16 || h < 16 || w > 16384 || h > 16384) {
+    if (w < kMinFramePx || h < kMinFramePx || w > kMaxFramePx || h > kMaxFramePx) {
       return Error::Field(ErrorCode::kInvalidValue, "size",
-                          " " + std::to_string(w) + "x" + std::to_string(h) + " is outside 16..16384 on a side");
+                          " " + std::to_string(w) + "x" + std::to_string(h) + " is outside " + FrameRangeText() + " on a side");
     }
   }
   if (o.outputs.empty()) {
@@ -105,9 +106,9 @@ Result<std::pair<int, int>> ParseFrameSize(const std::string& text, const std::s
   int w = 0, h = 0;
   char x = 0, extra = 0;
   if (std::sscanf(text.c_str(), "%d%c%d%c", &w, &x, &h, &extra) != 3 || (x != 'x' && x != 'X') || w < 16 ||
-      h < 16 || w > 16384 || h > 16384) {
+      h < kMinFramePx || w > kMaxFramePx || h > kMaxFramePx) {
     return Error::Field(ErrorCode::kInvalidValue, field,
-                        " \"" + text + "\" must be WIDTHxHEIGHT, each 16..16384 (e.g. 1920x1080)");
+                        " \"" + text + "\" must be WIDTHxHEIGHT, each " + FrameRangeText() + " (e.g. 1920x1080)");
   }
   return std::make_pair(w, h);
 }

@@ -10,6 +10,7 @@
 #include "ppsim/cost_spec.h"
 #include "ppsim/generators.h"
 #include "ppsim/problem_keys.h"
+#include "ppsim/render_limits.h"
 
 namespace ppsim::scene {
 namespace {
@@ -425,14 +426,15 @@ class SceneLoader {
         auto [p1, e1] = std::from_chars(text.data(), end, w);
         auto [p2, e2] = p1 != end && (*p1 == 'x' || *p1 == 'X') ? std::from_chars(p1 + 1, end, h)
                                                                   : std::from_chars_result{p1, std::errc::invalid_argument};
-        if (e1 != std::errc() || e2 != std::errc() || p2 != end || w < 16 || h < 16 || w > 16384 || h > 16384) {
+        if (e1 != std::errc() || e2 != std::errc() || p2 != end || w < kMinFramePx || h < kMinFramePx || w > kMaxFramePx ||
+            h > kMaxFramePx) {
           return Bad(ErrorCode::kInvalidValue, At(value),
-                     "render.size \"" + text + "\" must be WIDTHxHEIGHT, each 16..16384 (e.g. \"1920x1080\")");
+                     "render.size \"" + text + "\" must be WIDTHxHEIGHT, each " + FrameRangeText() + " (e.g. \"1920x1080\")");
         }
         r.width = w;
         r.height = h;
       } else if (k == "fps") {
-        if (!RenderInt("render.fps", value, At(value), 1, 240, &v)) return false;
+        if (!RenderInt("render.fps", value, At(value), kMinFps, kMaxFps, &v)) return false;
         r.fps = static_cast<int>(v);
       } else if (k == "gauge") {
         std::string g;
@@ -442,7 +444,7 @@ class SceneLoader {
                      "render.gauge must be \"fullest\", \"cluster\" or \"device\", got \"" + g + "\"");
         r.gauge = g == "device" ? GaugeScope::kDevice : g == "cluster" ? GaugeScope::kCluster : GaugeScope::kFullest;
       } else if (k == "display_width") {
-        if (!RenderInt("render.display_width", value, At(value), 16, 16384, &v)) return false;
+        if (!RenderInt("render.display_width", value, At(value), kMinFramePx, kMaxFramePx, &v)) return false;
         r.display_width = static_cast<int>(v);
       } else {
         return Bad(ErrorCode::kUnknownName, At(key),

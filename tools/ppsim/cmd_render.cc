@@ -12,6 +12,7 @@
 
 #include "command.h"
 #include "ppsim/io/atomic_file.h"
+#include "ppsim/render_limits.h"
 #include "ppsim/scene/render_scene.h"
 #include "terminal.h"
 
@@ -47,11 +48,11 @@ int Run(const RenderCliOptions& o) {
   }
   // The library reads 0 as "not given"; a 0 typed as a flag is refused as
   // the scene's own fps = 0 is, in the same words.
-  auto zero = [](const char* field, const char* range) {
+  auto zero = [](const char* field, const std::string& range) {
     return Report(Error::Field(ErrorCode::kInvalidValue, field, std::string(" 0 is outside ") + range));
   };
-  if (o.fps == 0) return zero("fps", "1..240");
-  if (o.display_width == 0) return zero("display_width", "16..16384");
+  if (o.fps == 0) return zero("fps", FpsRangeText());
+  if (o.display_width == 0) return zero("display_width", FrameRangeText());
   if (o.width == 0) return zero("width", "20..100000 (text columns)");
   ro.fps = o.fps.value_or(0);
   ro.display_width = o.display_width.value_or(0);

@@ -10,6 +10,7 @@
 #include "ppsim/error.h"
 #include "ppsim/metrics.h"
 #include "ppsim/render/display_list.h"
+#include "ppsim/render_limits.h"
 #include "ppsim/render/layout.h"
 #include "ppsim/timeline.h"
 
@@ -18,7 +19,7 @@ namespace ppsim::render {
 // The frame a text layout is made on: the largest Layout() takes, so that
 // cycles (and devices) aggregate only beyond 16000 or so of them; below that
 // the painter alone decides how many share a column, from the terminal's width.
-inline constexpr int kTextFrame = 16384;
+inline constexpr int kTextFrame = kMaxFramePx;
 
 // A text chart is drawn from at most this many stage-microbatches (P·v·M
 // summed over the runs). The layout keeps about 1 KB per op (measured: P = 8,

@@ -73,9 +73,9 @@ struct SceneClaim {
 enum class GaugeScope : std::uint8_t { kCluster, kDevice, kFullest };
 
 struct RenderSettings {
-  std::optional<int> width, height;   // size = "WIDTHxHEIGHT", each 16..16384
-  std::optional<int> fps;             // fps = 1..240 (video frames per second)
-  std::optional<int> display_width;   // display_width = 16..16384 (pixels the picture is viewed at)
+  std::optional<int> width, height;   // size = "WIDTHxHEIGHT", each in render_limits.h's frame range
+  std::optional<int> fps;             // fps = kMinFps..kMaxFps (video frames per second)
+  std::optional<int> display_width;   // display_width, in the frame range (pixels the picture is viewed at)
   std::optional<GaugeScope> gauge;    // gauge = "fullest" (default), "cluster" or "device"
 };
 
