@@ -241,7 +241,12 @@ std::string DefaultSubtitle(const std::vector<RunInput>& runs) {
   };
   const bool chunked = *vs.rbegin() > 1;
   std::string s = join(Ps) + (chunked ? " devices" : " stages") + " · " + join(Ms) + " microbatches";
-  if (chunked) s += " · v = " + join(vs) + " chunks per device";
+  if (chunked && vs.size() == 1) s += " · v = " + join(vs) + " chunks per device";
+  if (vs.size() > 1) {  // each run's own count: "chunks per device: 1F1B 1 · ZB-V 2"
+    s += " · chunks per device:";
+    for (size_t i = 0; i < runs.size(); ++i)
+      s += (i == 0 ? " " : " · ") + runs[i].name + " " + std::to_string(runs[i].timeline->problem.v);
+  }
   return s + " · one cell = one cycle";
 }
 

@@ -67,3 +67,8 @@ def test_notebook_svg_scales_to_its_cell_and_stays_legible_there():
     assert 'width="100%"' in root and 'viewBox="0 0 1200 ' in root and "height=" not in root
     sizes = [float(s) for s in re.findall(r'font-size="([0-9.]+)"', svg)]
     assert sizes and min(sizes) * 760 / 1200 >= 9 - 1e-9
+
+
+def test_subtitle_names_each_runs_chunks_when_they_differ():
+    svg = ppsim.compare(["1f1b", "zb-h1", "zbv"], P=4, M=8)._repr_svg_()
+    assert "4 devices · 8 microbatches · chunks per device: 1f1b 1 · zb-h1 1 · zbv 2 · one cell = one cycle" in texts(svg)
