@@ -103,6 +103,7 @@ void OpCells(const Chart& c, const std::vector<PlacedOp>& ops) {
     }
     const Box cell = c.Cell(op.start, op.end, top, h);
     const double room = narrowest.at({op.end - op.start, half(op)});
+    const bool whole = op.kind == OpKind::kB && (op.full || !c.t.schedule.split_backward);
     const Color color = OpFill(op.kind, ChunkOf(op, c.t.problem), c.t.problem.v);
     Item& it = c.b.Rect(Role::kOp, cell, color);
     it.run = c.run;
@@ -117,6 +118,21 @@ void OpCells(const Chart& c, const std::vector<PlacedOp>& ops) {
     if (op.end - op.start > 1) {
       it.grow_from = op.start;
       it.grow_ticks = op.end - op.start;
+    }
+    // A whole backward computes the weight gradient too: it says so with a
+    // W-coloured bar along its top, so that it never passes for an
+    // input-gradient B (the legend lists it).
+    const double whole_bar = std::floor(cell.h / 6);
+    if (whole && whole_bar >= 2) {
+      const Item cell_item = it;  // `it` dangles once another item is added
+      Item& mark = c.b.Rect(Role::kWholeMark, {cell.x, cell.y, cell.w, whole_bar}, palette::kWeightGrad);
+      mark.run = c.run;
+      mark.device = op.device;
+      mark.tick0 = op.start;
+      mark.tick1 = op.end;
+      mark.from = cell_item.from;
+      mark.grow_from = cell_item.grow_from;
+      mark.grow_ticks = cell_item.grow_ticks;
     }
     const std::string text = OpLabel(op, c.t.problem);
     const double px = std::min(c.style.cell_px, std::floor(cell.h * 0.62));

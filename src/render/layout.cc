@@ -83,6 +83,7 @@ double Header(Builder& b, const Frame& f, const DisplayList& list, double text_w
 // Swatches and labels in one row, wrapping when wider than the frame; returns the y below.
 double Legend(Builder& b, const Frame& f, const LayoutInput& in, double y) {
   bool any_w = false, any_loop_chunks = false, any_v = false, any_pairs = false;
+  bool any_whole = false, any_input = false;  // whole backwards (B + W in one op), input-gradient Bs
   const Problem* dual = nullptr;  // a DualPipe run's problem: its reverse direction is spelled out
   for (const RunInput& r : in.runs) {
     const Problem& p = r.timeline->problem;
@@ -90,11 +91,11 @@ double Legend(Builder& b, const Frame& f, const LayoutInput& in, double y) {
     any_loop_chunks = any_loop_chunks || (p.v > 1 && p.placement == Placement::kLoop);
     any_v = any_v || p.placement == Placement::kVShape;
     if (p.placement == Placement::kDualPipe && dual == nullptr) dual = &p;
+    const bool split = r.timeline->schedule.split_backward;
+    any_whole = any_whole || !split;
     for (const PlacedOp& op : r.timeline->Ops()) {
-      if (op.overlap >= 0) {
-        any_pairs = true;
-        break;
-      }
+      any_pairs = any_pairs || op.overlap >= 0;
+      if (split && op.kind == OpKind::kB) (op.full ? any_whole : any_input) = true;
     }
   }
   struct Entry {
@@ -103,8 +104,13 @@ double Legend(Builder& b, const Frame& f, const LayoutInput& in, double y) {
     bool hatched = false;
     Color lower = palette::kBackground;  // != background: the swatch's lower half (an overlapped pair)
     bool base = false;                   // a dark bar along the bottom (a later chunk)
+    bool top = false;                    // a weight-grad bar along the top (a whole backward)
   };
-  std::vector<Entry> entries = {{palette::kForward, "forward (F)"}, {palette::kBackward, "backward (B)"}};
+  std::vector<Entry> entries = {{palette::kForward, "forward (F)"}};
+  if (any_whole)
+    entries.push_back({palette::kBackward, any_input ? "whole backward (B + W in one op)" : "backward (B + W in one op)",
+                       false, palette::kBackground, false, true});
+  if (any_input) entries.push_back({palette::kBackward, "input-gradient backward (B)"});
   if (any_w) entries.push_back({palette::kWeightGrad, "weight-grad (W)"});
   entries.push_back({palette::kBubble, "bubble (idle)", true});
   entries.push_back({palette::kHeld, in.gauge == GaugeMode::kFullest
@@ -152,6 +158,7 @@ double Legend(Builder& b, const Frame& f, const LayoutInput& in, double y) {
       const double bar = std::max(2.0, std::floor(sw / 5));
       b.Rect(Role::kLegendSwatch, {box.x, box.bottom() - bar, sw, bar}, Mix(e.color, palette::kText, 0.65));
     }
+    if (e.top) b.Rect(Role::kLegendSwatch, {box.x, box.y, sw, std::max(2.0, std::floor(sw / 5))}, palette::kWeightGrad);
     b.Text(Role::kLegendLabel, e.label, x + sw + 0.4 * px, y, px, false, palette::kText);
     x += need + 1.5 * px;
   }

@@ -4,6 +4,8 @@
 // in CIELAB lightness L*; every label still contrasts 4.5:1 with its fill.
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include <algorithm>
 #include <map>
 
@@ -63,7 +65,9 @@ TEST(Greyscale, PaintedCellsOfDifferentKindsAreTenLStarApart) {
   int cells = 0;
   for (const Item& item : list->items) {
     if (item.role != Role::kOp || item.box.w < 4 || item.box.h < 4) continue;
-    const Color px = png.At(static_cast<int>(item.box.x) + 1, static_cast<int>(item.box.y) + 1);
+    // Off the label, just below a whole backward's W-coloured top bar.
+    const Color px =
+        png.At(static_cast<int>(item.box.x) + 1, static_cast<int>(item.box.y + std::floor(item.box.h / 6)) + 1);
     const double l = Lightness(px);
     auto [it, fresh] = band.try_emplace(item.op_kind, l, l);
     it->second = {std::min(it->second.first, l), std::max(it->second.second, l)};

@@ -3,6 +3,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "png_reader.h"
 #include "render/frame_painter.h"
 #include "scene_fixture.h"
@@ -73,9 +75,12 @@ TEST_F(PixelTest, FinalFrameColoursKnownCells) {
   }
   // GPipe: device 0 idles in cycles 6..11 (F5 ends at 6, B0 starts at 12).
   ExpectHatchedBubble(png, Find(Role::kBubble, 0, 0, 6));
-  // GPipe: B0 on device 0 in cycle 12.
-  auto [ox, oy] = Corner(Find(Role::kOp, 0, 0, 12, 'B', 0));
-  EXPECT_EQ(png.At(ox, oy), palette::kBackward);
+  // GPipe: B0 on device 0 in cycle 12, a whole backward (B + W in one op):
+  // W's colour along its top, B's below.
+  const Item& b0 = Find(Role::kOp, 0, 0, 12, 'B', 0);
+  auto [ox, oy] = Corner(b0);
+  EXPECT_EQ(png.At(ox, oy), palette::kWeightGrad);
+  EXPECT_EQ(png.At(ox, static_cast<int>(b0.box.y + std::floor(b0.box.h / 6)) + 1), palette::kBackward);
   // Device 3 is idle in cycle 0 in both.
   ExpectHatchedBubble(png, Find(Role::kBubble, 1, 3, 0));
 }

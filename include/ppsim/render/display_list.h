@@ -85,6 +85,7 @@ enum class Role : std::uint8_t {
   kFinish,       // a run's finish: a line across every chart, labelled in its own axis
   kIdleCount,    // "idle 6" at the end of a device row, once the run is done
   kChunkMark,    // a dark bar along the bottom of a later chunk's cell too small for "F3·c1"
+  kWholeMark,    // a weight-grad bar along the top of a whole backward's cell (B + W in one op)
 };
 
 // How a text's x is anchored (SVG's text-anchor): the box's left edge,
