@@ -166,12 +166,48 @@ double Legend(Builder& b, const Frame& f, const LayoutInput& in, double y) {
 }
 
 // The closing lines, centred, from `top`, on the final frame only.
-void Closing(Builder& b, const DisplayList& list, const std::vector<double>& px, double top) {
-  for (size_t i = 0; i < list.closing.size(); ++i) {
-    Item& it = b.Text(Role::kClosing, list.closing[i], list.width / 2.0, top, px[i], false, palette::kText,
+struct ClosingLine {
+  std::string text;
+  double px = 0;
+};
+
+// The closing lines as drawn: each at the size that fits, up to `px`; a line
+// that would shrink under 1.5 times the labels' size (`label_px`) is broken
+// in two at the word nearest its middle (" · " first), so that the message
+// stays larger than the chart's labels in a narrow frame.
+std::vector<ClosingLine> ClosingLines(Builder& b, const std::vector<std::string>& closing, double px, double label_px,
+                                      double text_w) {
+  std::vector<ClosingLine> out;
+  for (const std::string& line : closing) {
+    const double whole = b.Fit(line, px, false, text_w);
+    size_t cut = std::string::npos;
+    if (whole < 1.5 * label_px) {
+      const std::string sep = line.find(" \u00B7 ") != std::string::npos ? " \u00B7 " : " ";
+      for (size_t at = line.find(sep); at != std::string::npos; at = line.find(sep, at + 1))
+        if (cut == std::string::npos || (at > line.size() / 2 ? at - line.size() / 2 : line.size() / 2 - at) <
+                                            (cut > line.size() / 2 ? cut - line.size() / 2 : line.size() / 2 - cut))
+          cut = at;
+      if (cut != std::string::npos) {
+        const std::string head = line.substr(0, cut), tail = line.substr(cut + sep.size());
+        const double both = std::min(b.Fit(head, px, false, text_w), b.Fit(tail, px, false, text_w));
+        if (both > whole) {
+          out.push_back({head, both});
+          out.push_back({tail, both});
+          continue;
+        }
+      }
+    }
+    out.push_back({line, whole});
+  }
+  return out;
+}
+
+void Closing(Builder& b, const DisplayList& list, const std::vector<ClosingLine>& lines, double top) {
+  for (const ClosingLine& line : lines) {
+    Item& it = b.Text(Role::kClosing, line.text, list.width / 2.0, top, line.px, false, palette::kText,
                       Align::kCenter);
     it.from = list.last_tick;
-    top += b.LineHeight(px[i]) * 1.2;
+    top += b.LineHeight(line.px) * 1.2;
   }
 }
 
@@ -314,13 +350,10 @@ Result<DisplayList> LayoutRuns(const LayoutInput& in, TextMeasurer& measurer) {
   }
 
   // The closing lines' block at the bottom.
-  const double closing_px = f.Font(26);
-  std::vector<double> closing_px_each;
+  const double closing_px = std::max(f.Font(26), 1.5 * f.Font(16));  // at least 1.5x the labels (Font(16))
+  const std::vector<ClosingLine> closing_lines = ClosingLines(b, list.closing, closing_px, f.Font(16), text_w);
   double closing_h = 0;
-  for (const std::string& line : list.closing) {
-    closing_px_each.push_back(b.Fit(line, closing_px, false, text_w));
-    closing_h += b.LineHeight(closing_px_each.back()) * 1.2;
-  }
+  for (const ClosingLine& line : closing_lines) closing_h += b.LineHeight(line.px) * 1.2;
   const double bottom = H - f.margin - closing_h - (list.closing.empty() ? 0 : 0.3 * closing_px);
 
   // Horizontal: a label column, the ticks, then a column for each row's idle count.
@@ -424,7 +457,7 @@ Result<DisplayList> LayoutRuns(const LayoutInput& in, TextMeasurer& measurer) {
     LayoutChart(b, f, g, style, in.runs[r], r, list.gauge_scale, list.gauge_den);
   }
   const double charts_end = y - run_gap + gap;
-  Closing(b, list, closing_px_each, std::min(bottom, charts_end) + (list.closing.empty() ? 0 : 0.3 * closing_px));
+  Closing(b, list, closing_lines, std::min(bottom, charts_end) + (list.closing.empty() ? 0 : 0.3 * closing_px));
   return list;
 }
 
