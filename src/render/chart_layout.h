@@ -1,4 +1,4 @@
-// One run's part of the page: its caption and per-tick numbers, the Gantt
+// One run's chart on the page (its caption and numbers: run_texts.h): the Gantt
 // chart (device labels, op cells and their labels, bubble cells), the memory
 // gauge on the page's shared scale, the tick axis and the "now" cursor.
 #pragma once
@@ -20,11 +20,6 @@ std::vector<Interval> BusyIntervals(const Timeline& t);
 
 // Idle cycles of each device within [0, makespan): what its bubble cells count.
 std::vector<Tick> IdlePerDevice(const Timeline& t);
-
-// Caption on the left; on the right the run's numbers at each tick, then its
-// totals once it is done. `text_w` is the width available for both.
-void LayoutRunTexts(Builder& b, const Frame& f, const RunGeometry& g, const RunInput& run, int index,
-                    double caption_px, double status_px, double text_w, GaugeMode gauge);
 
 // "14", "3.5": a gauge value in 1/den of a stage-set, in stage-sets.
 std::string Sets(std::int64_t value, std::int64_t den);

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "chart_layout.h"
+#include "run_texts.h"
 #include "color_util.h"
 #include "layout_builder.h"
 #include "ppsim/cost_scale.h"
