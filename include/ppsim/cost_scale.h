@@ -14,11 +14,13 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "ppsim/error.h"
 #include "ppsim/problem.h"
+#include "ppsim/rational.h"
 
 namespace ppsim {
 
@@ -42,6 +44,15 @@ Result<std::int64_t> TicksPerUnit(const std::vector<Problem>& problems, const st
 // every chunk whole. REQUIRES: k from TicksPerUnit over a set holding p
 // (with the same `split`; an unused W is rounded down, to at least 1 tick).
 Error ScaleCosts(Problem& p, std::int64_t k, bool split = true);
+
+// B, W and the whole backward BW of an unscaled problem, in its units, as
+// the model derives them (docs/costs.md "One model of work": halves of BW
+// when neither half is given, ...); each nullopt unless it is one value for
+// every stage. What claims call B, W and BW.
+struct BackwardCosts {
+  std::optional<Rational> b, w, bw;
+};
+BackwardCosts UniformBackward(const Problem& p);
 
 // For people: "1 tick = 1 unit", "1 tick = 1/2 unit" (units being stage
 // costs or chunk costs, as the basis says), for a scaled problem.

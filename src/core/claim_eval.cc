@@ -1,6 +1,5 @@
 // Evaluating claims: every node bottom-up, exactly.
 #include <algorithm>
-#include <optional>
 #include <string>
 
 #include "ppsim/claims.h"
@@ -11,24 +10,13 @@ namespace ppsim {
 
 Params ProblemParams(const Problem& problem) {
   Params p{{"P", problem.P}, {"M", problem.M}, {"v", problem.v}, {"comm", problem.comm}};
-  // A kind's cost is a parameter when it is the same on every stage; B and
-  // W not given are what the model derives (docs/costs.md): halves of BW,
-  // or BW less the other; BW not given is B + W, or 1.
-  const Costs& c = problem.costs;
-  auto one = [](const std::vector<Tick>& v) { return v.size() == 1; };
-  if (one(c.f)) p["F"] = c.f[0];
-  // In halves: every cost ≤ 2^40, so nothing overflows.
-  std::optional<Tick> b2, w2, bw2;
-  if (one(c.b)) b2 = 2 * c.b[0];
-  if (one(c.w)) w2 = 2 * c.w[0];
-  if (one(c.bw)) bw2 = 2 * c.bw[0];
-  else if (c.bw.empty() && b2 && w2) bw2 = *b2 + *w2;
-  else if (c.bw.empty() && c.b.empty() && c.w.empty()) bw2 = 2;
-  if (bw2 && c.b.empty()) b2 = c.w.empty() ? std::optional<Tick>(*bw2 / 2) : w2 ? std::optional<Tick>(*bw2 - *w2) : std::nullopt;
-  if (bw2 && c.w.empty()) w2 = c.b.empty() ? std::optional<Tick>(*bw2 / 2) : b2 ? std::optional<Tick>(*bw2 - *b2) : std::nullopt;
-  if (b2) p["B"] = *Rational::Of(*b2, 2);
-  if (w2) p["W"] = *Rational::Of(*w2, 2);
-  if (bw2) p["BW"] = *Rational::Of(*bw2, 2);
+  // A kind's cost is a parameter when it is the same on every stage; B, W
+  // and BW are what the model derives where not given (docs/costs.md).
+  if (problem.costs.f.size() == 1) p["F"] = problem.costs.f[0];
+  const BackwardCosts backward = UniformBackward(problem);
+  if (backward.b) p["B"] = *backward.b;
+  if (backward.w) p["W"] = *backward.w;
+  if (backward.bw) p["BW"] = *backward.bw;
   return p;
 }
 

@@ -44,8 +44,10 @@ Result<UnitCosts> ModelCosts(const Problem& p, bool split) {
   UnitCosts out{c, 1};
   const bool has_b = !c.b.empty(), has_w = !c.w.empty(), has_bw = !c.bw.empty();
   if (has_b && has_w && split) return out;  // nothing to derive
-  if (has_b != has_w && !has_bw)
-    return Error::Field(ErrorCode::kInvalidValue, "costs", has_b ? ": B is given without W" : ": W is given without B");
+  if (has_b != has_w && !has_bw) {  // a half without the other: ValidateProblem's words
+    Error e = ValidateProblem(p);
+    return e.ok() ? Fail(ErrorCode::kInternal, "costs: one half of the backward given alone") : e;
+  }
   size_t n = 1;
   for (const std::vector<Tick>* v : {&c.b, &c.w, &c.bw})
     if (v->size() > 1) n = static_cast<size_t>(p.stages());
@@ -171,6 +173,19 @@ Error ScaleCosts(Problem& p, std::int64_t k, bool split) {
   }
   p.ticks_per_unit = k;
   return Error::Ok();
+}
+
+BackwardCosts UniformBackward(const Problem& p) {
+  const Costs& c = p.costs;
+  auto one = [](const std::vector<Tick>& v) { return v.size() == 1 ? std::optional<Rational>(v[0]) : std::nullopt; };
+  BackwardCosts out{one(c.b), one(c.w), one(c.bw)};
+  if (c.b.size() > 1 || c.w.size() > 1 || c.bw.size() > 1) return out;  // a list: nothing derived
+  Result<UnitCosts> uc = ModelCosts(p, true);
+  if (!uc.ok()) return out;  // a half without the other: refused when the problem is checked
+  out.b = Rational::Of(uc->costs.b[0], uc->den);
+  out.w = Rational::Of(uc->costs.w[0], uc->den);
+  if (!out.bw) out.bw = out.b->Add(*out.w);
+  return out;
 }
 
 std::string TickScaleText(const Problem& p) {

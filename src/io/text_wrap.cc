@@ -43,9 +43,8 @@ void Pad(std::string& s, size_t to) {
 void Group(const std::vector<std::vector<std::string>>& table, const std::vector<size_t>& width, size_t from,
            size_t to, std::string& out) {
   for (const std::vector<std::string>& row : table) {
-    std::vector<std::vector<std::string>> cells;
-    size_t height = 1;
-    for (size_t c : {size_t{0}}) cells.push_back(Lines(row[c], width[c]));
+    std::vector<std::vector<std::string>> cells{Lines(row[0], width[0])};  // the label, then the group's columns
+    size_t height = cells[0].size();
     for (size_t c = from; c < to; ++c) {
       cells.push_back(Lines(c < row.size() ? row[c] : "", width[c]));
       height = std::max(height, cells.back().size());
