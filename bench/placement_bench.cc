@@ -36,10 +36,10 @@ void BM_Place1F1B_P64_M16384(benchmark::State& state) { PlaceBench(state, "1f1b"
 void BM_PlaceInterleaved_P64_v4_M4096(benchmark::State& state) { PlaceBench(state, "interleaved", 64, 4, 4096); }
 void BM_Place1F1B_Scaling(benchmark::State& state) { PlaceBench(state, "1f1b", 64, 1, static_cast<int>(state.range(0))); }
 
-void BM_PlaceFresh1F1B_P64_M16384(benchmark::State& state) {
+void PlaceFreshBench(benchmark::State& state, int M) {
   ppsim::Problem p;
   p.P = 64;
-  p.M = 16384;
+  p.M = M;
   ppsim::Result<ppsim::Schedule> s = ppsim::Generate("1f1b", p);
   for (auto _ : state) {
     ppsim::Result<ppsim::Timeline> t = ppsim::Place(p, *s);
@@ -47,6 +47,12 @@ void BM_PlaceFresh1F1B_P64_M16384(benchmark::State& state) {
   }
   state.SetItemsProcessed(state.iterations() * s->op_count());
 }
+
+void BM_PlaceFresh1F1B_P64_M16384(benchmark::State& state) { PlaceFreshBench(state, 16384); }
+// The problem of scripts/bench.sh's end-to-end `ppsim simulate -s 1f1b -P 64
+// -M 65536` (8.4 M ops), placed into fresh memory as that run places it:
+// bench.sh prints the end-to-end run's CPU time over this one's.
+void BM_PlaceFresh1F1B_P64_M65536(benchmark::State& state) { PlaceFreshBench(state, 65536); }
 
 void BM_PlaceZBV_P64_M4096(benchmark::State& state) { PlaceBench(state, "zbv", 64, 2, 4096); }
 void BM_PlaceDualPipe_P64_M4096(benchmark::State& state) { PlaceBench(state, "dualpipe", 64, 2, 4096); }
@@ -57,5 +63,6 @@ BENCHMARK(BM_Place1F1B_Scaling)->RangeMultiplier(4)->Range(256, 16384)->Unit(ben
 BENCHMARK(BM_PlaceZBV_P64_M4096)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_PlaceDualPipe_P64_M4096)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_PlaceFresh1F1B_P64_M16384)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_PlaceFresh1F1B_P64_M65536)->Unit(benchmark::kMillisecond);
 
 }  // namespace

@@ -38,6 +38,16 @@ measure() {  # measure LABEL BINARY
   done
   read -r cpu rss faults <<<"$best"
   echo "simulate 1f1b P=64 M=65536 ($ops ops, least of 3): $cpu CPU-s, $(ratio "$ops" "$cpu" | awk '{printf "%.1f", $1/1e6}') M ops/s, $(ratio $((rss * 1024)) "$ops") bytes/op peak RSS, $faults minor page faults"
+  # 1b. The same run against placement alone on the same problem, into fresh
+  # memory as the run places it (bench/placement_bench), in this same minute.
+  # Goal (issue 23): end to end / placement <= 1.5.
+  if [ -x "$ROOT/$BUILD/bench/placement_bench" ]; then
+    local place
+    place=$("$ROOT/$BUILD/bench/placement_bench" --benchmark_filter='BM_PlaceFresh1F1B_P64_M65536$' \
+      --benchmark_repetitions=3 --benchmark_format=csv 2>/dev/null |
+      awk -F, '/^"BM_PlaceFresh1F1B_P64_M65536"/ { t = $4 / 1000; if (min == "" || t < min) min = t } END { printf "%.3f", min }')
+    echo "placement alone, same problem, fresh memory (least of 3): $place CPU-s; end to end / placement = $(awk -v a="$cpu" -v b="$place" 'BEGIN { printf "%.2f", a / b }') (goal <= 1.5)"
+  fi
   # 2. --json, streamed: 1 M ops.
   local jops=$((2 * 16 * 32768))
   read -r cpu rss _ < <(cpu_rss "$bin" simulate -s 1f1b -P 16 -M 32768 --json -o "$TMP/t.json")

@@ -47,9 +47,12 @@ struct SearchOptions {
   // problem's bytes model (problem.memory with a limit) is the budget.
   // Default 0; one of the two must be given.
   std::int64_t max_activations = 0;
-  // Wall-clock budget of the whole search, in seconds (> 0). The search
-  // returns within it (plus the final re-placement). Default 2. A longer
-  // limit can only find a shorter schedule or prove more.
+  // Wall-clock budget of the whole search, in seconds (> 0), its final
+  // re-placement and checks included: the search stops early by the time
+  // those take (about four placements of the problem). It always returns
+  // one schedule that fits, so a limit shorter than placing the problem a
+  // few times is exceeded by that. Default 2. A longer limit can only find a
+  // shorter schedule or prove more.
   double time_limit_seconds = 2.0;
   // Seed of every random choice. Same seed, same problem, same result —
   // provided the time limit is not what stops the search (a search stopped
@@ -81,6 +84,11 @@ struct SearchResult {
   bool optimal = false;      // true only when proven: makespan == bound, or
                              // the exact search finished
   std::string found_by;      // "seed:zb-h1", "greedy", "local", "exact", ...
+  // The result was re-placed and its completeness and budget checked, always;
+  // true when it was also validated (validate.h: every dependency met, every
+  // op at its earliest tick). False on a large problem whose time limit left
+  // no room for it (`ppsim validate` checks the --json), or with per-hop comm.
+  bool validated = false;
   std::int64_t evaluated = 0;  // candidate orders placed + branch-and-bound nodes
   double seconds = 0;
   std::string budget_unit;     // "stage-sets" or "bytes"
@@ -89,6 +97,9 @@ struct SearchResult {
   // bytes included (≤ the limit).
   std::vector<std::int64_t> peak_per_device;
   std::vector<SearchSeed> seeds;              // every fixed schedule tried
+  // Fixed schedules left untried because the time limit came first (large
+  // problems: each is a pass over every op).
+  int seeds_not_tried = 0;
   // Best makespan of the Zero Bubble tool's greedy (its eight variants, as
   // rewritten for the budget) that fit; 0 = none fits or not applicable.
   Tick zb_auto = 0;

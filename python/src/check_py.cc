@@ -8,6 +8,7 @@
 #include "args.h"
 #include "bindings.h"
 #include "errors.h"
+#include "interrupt.h"
 #include "ppsim/io/atomic_file.h"
 #include "ppsim/scene/check_report.h"
 
@@ -34,8 +35,17 @@ void BindCheck(pyb::module_& m) {
         const std::vector<std::string> sweeps = AssignmentsArg(sweep, "sweep", true);
         const int threads = IntArg(threads_arg, "threads");
         const std::string text = Unwrap(io::ReadFile(scene));
-        pyb::gil_scoped_release unlocked;
-        return Unwrap(scene::CheckScene(text, scene, sets, sweeps, threads));
+        InterruptWatch interrupt;  // Ctrl-C stops a sweep after each worker's point
+        scene::SweepControl control;
+        control.progress = [&interrupt](std::int64_t, std::int64_t) { interrupt.Poll(); };
+        control.every = 0.1;
+        control.stop = interrupt.flag();
+        Result<scene::CheckReport> report = [&] {
+          pyb::gil_scoped_release unlocked;
+          return scene::CheckScene(text, scene, sets, sweeps, threads, "", true, control);
+        }();
+        interrupt.Raise();
+        return Unwrap(std::move(report));
       },
       pyb::arg("scene"), pyb::arg("set") = pyb::none(), pyb::arg("sweep") = pyb::none(), pyb::arg("threads") = 0,
       "Check a scene's claims (`ppsim check`), over a sweep if given; returns a CheckResult.");

@@ -9,6 +9,7 @@
 #include "args.h"
 #include "bindings.h"
 #include "errors.h"
+#include "interrupt.h"
 #include "metrics_py.h"
 #include "ppsim/scene/render_scene.h"
 
@@ -97,10 +98,14 @@ void BindRender(pyb::module_& m) {
             Options(out, size, fps, display_width, width, at_tick, animated, format, gauge);
         const std::vector<std::string> overrides = AssignmentsArg(set, "set", false);
         std::vector<std::string> false_claims;
+        InterruptWatch interrupt;  // Ctrl-C stops a long video at its next image
         Result<scene::SceneRenderReport> report = [&] {
+          scene::SceneRenderOptions watched = o;
+          watched.cancelled = [&interrupt] { return interrupt.Poll(); };
           pyb::gil_scoped_release unlocked;
-          return scene::RenderScene(scene, overrides, o, &false_claims);
+          return scene::RenderScene(scene, overrides, watched, &false_claims);
         }();
+        interrupt.Raise();
         if (!report && !false_claims.empty()) {
           // One line: the summary, then each false claim.
           std::string message = report.error().Text();

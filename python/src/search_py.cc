@@ -81,6 +81,8 @@ void BindSearch(pyb::module_& m) {
       .def_property_readonly("peak_per_device", [](const S& s) { return s.result().peak_per_device; })
       .def_property_readonly("fixed_schedules", &S::FixedSchedules,
                              "every fixed schedule tried: dicts schedule, makespan, fits, peak")
+      .def_property_readonly("fixed_schedules_not_tried", [](const S& s) { return s.result().seeds_not_tried; },
+                             "how many fixed schedules the time limit left untried")
       .def_property_readonly("zb_auto_makespan", [](const S& s) { return s.result().zb_auto; },
                              "the best fitting Zero Bubble greedy's makespan, 0 if none")
       .def(

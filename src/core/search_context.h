@@ -54,7 +54,22 @@ class Context {
   double Seconds() const;
   // True when the time or evaluation limit is reached, the best is proven,
   // or the current phase's deadline (seconds since the start) has passed.
+  // The time limit bounds the whole command, so the search stops early by
+  // Reserve(): the time the work after it (the final re-placement, its
+  // validation and the metrics) takes.
   bool Stop();
+  // True once the search must stop starting new work for the time limit:
+  // the clock plus Reserve() has reached it. Reads the clock.
+  bool OutOfTime() const { return Seconds() + Reserve() >= options_.time_limit_seconds; }
+  // Five evaluations' time (the slowest seen): the final completeness and
+  // budget checks, Place, budget peaks and metrics are one pass over the ops
+  // each. About 0 on small problems.
+  double Reserve() const { return 5 * slowest_evaluation_; }
+  // True if work costing `placements` evaluations, and the reserve, fit in
+  // the time left. Always true on small problems (not timed).
+  bool TimeLeftFor(int placements) const {
+    return !large_ || Seconds() + (placements + 5) * slowest_evaluation_ <= options_.time_limit_seconds;
+  }
   void set_phase_deadline(double seconds) {
     phase_deadline_ = seconds;
     phase_over_ = Seconds() >= seconds;
@@ -83,6 +98,10 @@ class Context {
   double phase_deadline_ = 1e300;
   bool phase_over_ = false;
   std::int64_t calls_ = 0;
+  // Problems this large are timed at each evaluation and Stop() reads the
+  // clock at every call: one evaluation takes longer than a clock read.
+  bool large_ = false;
+  double slowest_evaluation_ = 0;  // seconds
 };
 
 }  // namespace ppsim::search

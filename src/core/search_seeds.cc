@@ -27,17 +27,20 @@ Schedule WithSplitBackward(const Problem& p, Schedule s) {
   return s;
 }
 
-std::vector<NamedSchedule> FixedSchedules(const Problem& p) {
-  std::vector<NamedSchedule> out;
-  for (const GeneratorInfo& g : Generators()) {
-    if (g.placement != p.placement || (g.fixed_chunks != 0 && g.fixed_chunks != p.v)) continue;
-    Problem q = p;
-    Result<Schedule> s = Generate(g.name, q);
-    if (!s.ok() || q.v != p.v || q.placement != p.placement) continue;
-    out.push_back({g.name, WithSplitBackward(p, std::move(*s))});
-    out.back().schedule.name = g.name;
-  }
+std::vector<const GeneratorInfo*> FixedGenerators(const Problem& p) {
+  std::vector<const GeneratorInfo*> out;
+  for (const GeneratorInfo& g : Generators())
+    if (g.placement == p.placement && (g.fixed_chunks == 0 || g.fixed_chunks == p.v)) out.push_back(&g);
   return out;
+}
+
+std::optional<NamedSchedule> FixedSchedule(const Problem& p, const GeneratorInfo& g) {
+  Problem q = p;
+  Result<Schedule> s = Generate(g.name, q);
+  if (!s.ok() || q.v != p.v || q.placement != p.placement) return std::nullopt;
+  NamedSchedule n{g.name, WithSplitBackward(p, std::move(*s))};
+  n.schedule.name = g.name;
+  return n;
 }
 
 Schedule OneAtATime(const Problem& p) {

@@ -4,9 +4,11 @@
 // that always fits: one microbatch at a time.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "ppsim/generators.h"
 #include "ppsim/problem.h"
 #include "ppsim/schedule.h"
 
@@ -22,8 +24,13 @@ struct NamedSchedule {
 Schedule WithSplitBackward(const Problem& problem, Schedule schedule);
 
 // Every generator in Generators() whose placement and chunk count match
-// `problem` and whose preconditions hold, in registry order.
-std::vector<NamedSchedule> FixedSchedules(const Problem& problem);
+// `problem`, in registry order. Their schedules are made one at a time
+// (FixedSchedule): at 8 M ops each holds 100 MB.
+std::vector<const GeneratorInfo*> FixedGenerators(const Problem& problem);
+
+// `generator`'s schedule with a split backward, named after it; nothing when
+// its preconditions do not hold on `problem`.
+std::optional<NamedSchedule> FixedSchedule(const Problem& problem, const GeneratorInfo& generator);
 
 // One microbatch at a time: F down the stages, then B (each with its W)
 // back up. A device holds one microbatch's sets at a time: the least

@@ -131,10 +131,14 @@ Result<std::string> StageOutput(const std::string& path) {
   std::string tmp = dir + "/." + BaseOf(*target) + ".tmp-XXXXXX";
   std::vector<char> buf(tmp.begin(), tmp.end());
   buf.push_back('\0');
-  const int fd = mkstemp(buf.data());
+  int fd = -1;
+  {
+    HoldSignals held;  // created and registered as one step
+    fd = mkstemp(buf.data());
+    if (fd >= 0) RegisterTemporary(buf.data());
+  }
   if (fd < 0) return CannotWrite(path, std::strerror(errno));
   tmp = buf.data();
-  RegisterTemporary(tmp);
   // The replacement keeps an existing file's permissions; a new one gets what open(2) would give.
   fchmod(fd, exists && S_ISREG(st.st_mode) ? (st.st_mode & 07777) : CreationMode());
   close(fd);

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "ppsim/io/cost_file.h"
+#include "ppsim/io/memory_room.h"
 #include "ppsim/cost_spec.h"
 #include "ppsim/problem_keys.h"
 
@@ -43,6 +44,7 @@ Result<Problem> ToProblem(const ProblemOptions& o) {
   p.overlap = !o.no_overlap;
   for (auto [key, text] : {std::pair<const char*, const std::string*>{"cost_per", &o.cost_per}, {"hold", &o.hold}})
     if (Error e = set(key, *text); !e.ok()) return e;
+  if (Error e = CheckMemoryRoom(p); !e.ok()) return e;  // before anything is sized by P·v·M
   return p;
 }
 

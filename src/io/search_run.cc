@@ -89,6 +89,11 @@ std::string SearchSummaryLine(const SearchResult& r) {
   const SearchSeed* seed = r.BestFittingSeed();
   s += seed != nullptr ? "; best fixed schedule that fits: " + seed->name + " " + std::to_string(seed->makespan)
                        : "; no fixed schedule fits";
+  if (!r.validated)
+    s += p.comm_hops.empty() ? "; not validated within the time limit" : "; not validated (per-hop latencies)";
+  if (r.seeds_not_tried > 0)
+    s += "; " + std::to_string(r.seeds_not_tried) + " fixed schedule" + (r.seeds_not_tried == 1 ? "" : "s") +
+         " not tried within the time limit";
   return s + ")\n";
 }
 
@@ -99,6 +104,7 @@ std::string SearchResultJson(const SearchRun& run) {
   j["gap"] = SearchGap(r);
   j["optimal"] = r.optimal;
   j["found_by"] = r.found_by;
+  j["validated"] = r.validated;
   j["evaluated"] = r.evaluated;
   j["seconds"] = r.seconds;
   j["budget"] = {{"unit", r.budget_unit}, {"per_device", r.budget}, {"peak_per_device", r.peak_per_device}};
@@ -106,6 +112,7 @@ std::string SearchResultJson(const SearchRun& run) {
   for (const SearchSeed& s : r.seeds)
     seeds.push_back({{"schedule", s.name}, {"makespan", s.makespan}, {"fits", s.fits}, {"peak", s.peak}});
   j["fixed_schedules"] = seeds;
+  j["fixed_schedules_not_tried"] = r.seeds_not_tried;
   if (r.zb_auto > 0) j["zb_auto_makespan"] = r.zb_auto;
   if (r.timeline.problem.memory.enabled()) AddMemoryBytesJson(r.timeline, MeasureMemoryBytes(r.timeline), j);
   return DumpJson(j);

@@ -50,6 +50,15 @@ void InstallOnce() {
 
 }  // namespace
 
+HoldSignals::HoldSignals() {
+  sigset_t held;
+  sigemptyset(&held);
+  for (int sig : kSignals) sigaddset(&held, sig);
+  pthread_sigmask(SIG_BLOCK, &held, &saved_);
+}
+
+HoldSignals::~HoldSignals() { pthread_sigmask(SIG_SETMASK, &saved_, nullptr); }
+
 void RegisterTemporary(const std::string& path) {
   InstallOnce();
   char* copy = strdup(path.c_str());

@@ -36,10 +36,14 @@ Result<std::unique_ptr<ChildProcess>> ChildProcess::Spawn(const std::vector<std:
   std::unique_ptr<ChildProcess> child(new ChildProcess());
   const char* tmpdir = std::getenv("TMPDIR");
   std::string log_name = std::string(tmpdir != nullptr && *tmpdir != '\0' ? tmpdir : "/tmp") + "/ppsim-child-XXXXXX";
-  const int log_fd = mkstemp(log_name.data());
+  int log_fd = -1;
+  {
+    io::HoldSignals held;  // created and registered as one step
+    log_fd = mkstemp(log_name.data());
+    if (log_fd >= 0) io::RegisterTemporary(log_name);
+  }
   if (log_fd < 0) return Fail(ErrorCode::kIo, "cannot start " + program + ": " + std::strerror(errno));
   child->log_path_ = log_name;
-  io::RegisterTemporary(child->log_path_);
   int pipe_fds[2] = {-1, -1};
   if (pipe2(pipe_fds, O_CLOEXEC) != 0) {
     close(log_fd);
@@ -58,12 +62,25 @@ Result<std::unique_ptr<ChildProcess>> ChildProcess::Spawn(const std::vector<std:
   posix_spawn_file_actions_adddup2(&actions, pipe_fds[0], STDIN_FILENO);
   posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
   posix_spawn_file_actions_adddup2(&actions, log_fd, STDERR_FILENO);
-  const int error = posix_spawn(&child->pid_, program.c_str(), &actions, nullptr, argv.data(), environ);
+  // The child starts with no signal held back (HoldSignals' mask would be
+  // inherited), and is registered before a signal can find it unregistered.
+  posix_spawnattr_t attributes;
+  posix_spawnattr_init(&attributes);
+  sigset_t none;
+  sigemptyset(&none);
+  posix_spawnattr_setsigmask(&attributes, &none);
+  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGMASK);
+  int error = 0;
+  {
+    io::HoldSignals held;
+    error = posix_spawn(&child->pid_, program.c_str(), &actions, &attributes, argv.data(), environ);
+    if (error == 0) io::RegisterChild(child->pid_);
+  }
+  posix_spawnattr_destroy(&attributes);
   posix_spawn_file_actions_destroy(&actions);
   close(pipe_fds[0]);
   close(log_fd);
   child->stdin_fd_ = pipe_fds[1];
-  if (error == 0) io::RegisterChild(child->pid_);
   if (error != 0) {
     child->pid_ = -1;
     if (error == ENOENT || error == EACCES) {

@@ -149,6 +149,7 @@ Error Paint(const DisplayList& list, const std::string& path, const RenderOption
     v.progress = options.progress;
     v.ffmpeg = options.ffmpeg;
     v.mp4 = options.mp4;
+    v.cancelled = options.cancelled;
     return EncodeVideo(list, path, v);
   }
   Result<std::string> bytes = PaintStill(list, options);

@@ -110,6 +110,7 @@ bool PipeFrames(const DisplayList& list, const VideoOptions& options, ChildProce
   long long written = 0;
   FramePainter painter(list);
   auto send = [&](Tick t, long long copies) {
+    if (options.cancelled && options.cancelled()) return false;
     const Image image = painter.Paint(t);
     for (long long c = 0; c < copies; ++c) {
       if (!WriteImage(ffmpeg, image)) return false;
@@ -128,11 +129,16 @@ bool PipeFrames(const DisplayList& list, const VideoOptions& options, ChildProce
 // Runs `argv` (ffmpeg writing an OutputFile's temporary, which its owner
 // removes on failure), feeding it with `feed`; on failure says why, naming `path`.
 template <typename Feed>
-Error RunFfmpeg(const std::vector<std::string>& argv, const std::string& path, bool progress, Feed feed) {
+Error RunFfmpeg(const std::vector<std::string>& argv, const std::string& path, bool progress,
+                const std::function<bool()>& cancelled, Feed feed) {
   Result<std::unique_ptr<ChildProcess>> ffmpeg = ChildProcess::Spawn(argv, kInstallHint);
   if (!ffmpeg.ok()) return ffmpeg.error();
   const bool piped = feed(**ffmpeg);
   const std::string how = (*ffmpeg)->Finish();
+  if (!piped && cancelled && cancelled()) {
+    if (progress) std::fprintf(stderr, "\n");
+    return Fail(ErrorCode::kInterrupted, "interrupted while writing " + path + "; nothing written");
+  }
   if (!piped || !how.empty()) {
     const std::string log = (*ffmpeg)->ErrorOutput();
     if (progress) std::fprintf(stderr, "\n");
@@ -151,7 +157,7 @@ Error EncodeMp4(const std::string& program, const DisplayList& list, const Video
                 const std::string& path, const std::string& tmp) {
   Result<io::OutputFile> h264 = io::OutputFile::Open(path, io::OutputFile::Devices::kStaged);  // scratch: never committed
   if (!h264.ok()) return h264.error();
-  Error e = RunFfmpeg(FfmpegArgs(program, list, options, h264->into()), path, options.progress,
+  Error e = RunFfmpeg(FfmpegArgs(program, list, options, h264->into()), path, options.progress, options.cancelled,
                       [&](ChildProcess& ffmpeg) { return PipeFrames(list, options, ffmpeg); });
   if (e.code != ErrorCode::kOk) return e;
   Result<std::string> coded = io::ReadFile(h264->into(), INT64_MAX);
@@ -176,7 +182,7 @@ Error EncodeVideo(const DisplayList& list, const std::string& path, const VideoO
   if (!out.ok()) return out.error();
   Error e = options.format == VideoFormat::kMp4 && options.mp4 == Mp4Coding::kSplice
                 ? EncodeMp4(program, list, options, path, out->into())
-                : RunFfmpeg(FfmpegArgs(program, list, options, out->into()), path, options.progress,
+                : RunFfmpeg(FfmpegArgs(program, list, options, out->into()), path, options.progress, options.cancelled,
                             [&](ChildProcess& ffmpeg) { return PipeFrames(list, options, ffmpeg); });
   if (e.code != ErrorCode::kOk) return e;
   return out->Commit();

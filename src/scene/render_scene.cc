@@ -168,6 +168,8 @@ Result<std::vector<RenderedOutput>> DrawAll(render::LayoutInput input, const std
     ro.text_color = o.text_color && o.outputs[i] == "-";
     ro.progress = o.progress && render::IsVideo(formats[i]);
     ro.mp4 = o.mp4;
+    ro.cancelled = o.cancelled;
+    if (o.cancelled && o.cancelled()) return Fail(ErrorCode::kInterrupted, "interrupted; nothing written");
     input.width = size.first;
     input.height = size.second;
     if (render::IsVideo(formats[i])) {  // yuv420p needs even sizes

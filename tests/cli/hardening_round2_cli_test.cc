@@ -118,5 +118,26 @@ TEST(HardeningRound2, LongSweepStopsCleanlyOnASignal) {
   }
 }
 
+// A run the process cannot hold is refused before anything is allocated
+// (issue 21): under `ulimit -v` of 2 GiB, 65.5 M stage-microbatches (196 M
+// ops, about 4.4 GiB) exit 6 at once naming both figures, where they used to
+// die of "out of memory" after a minute. The same run within the limit is not
+// refused by it (P=4 M=6).
+TEST(HardeningRound2, RunsBeyondTheMemoryAllowedAreRefusedBeforeAllocating) {
+  ScratchDir dir;
+  for (const char* command : {"simulate -P 4096 -M 16000 --json", "compare -s gpipe,1f1b -P 4096 -M 16000",
+                              "search -P 4096 -M 16000 --max-activations 4"}) {
+    const testing::DirRun run = RunInDir(dir, "ulimit -v 2097152", command);
+    EXPECT_EQ(run.exit_code, 6) << command << ": " << run.err;
+    EXPECT_EQ(run.err,
+              "ppsim: P·v·M = 65536000 stage-microbatches need about 4.4 GiB; this process may use 2.0 GiB "
+              "(physical memory, ulimit -v); refused before allocating\n")
+        << command;
+    EXPECT_EQ(run.out, "");
+  }
+  const testing::DirRun small = RunInDir(dir, "ulimit -v 2097152", "simulate -P 4 -M 6");
+  EXPECT_EQ(small.exit_code, 0) << small.err;
+}
+
 }  // namespace
 }  // namespace ppsim

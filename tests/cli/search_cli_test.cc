@@ -69,6 +69,16 @@ TEST(SearchCli, MemoryLimitInBytesWithACostFile) {
   std::remove(file.c_str());
 }
 
+// The time limit bounds the whole command (issue 21): on 8.4 M ops each fixed
+// schedule is a pass over every op, so a 0.5 s limit leaves most of them
+// untried, says so, and still returns a schedule that fits.
+TEST(SearchCli, TimeLimitLeavesFixedSchedulesUntriedOnALargeProblem) {
+  auto run = RunPpsim("search -P 64 -M 65536 --max-activations 64 --time-limit 0.5");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_NE(run.out.find("not tried within the time limit"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("budget 64 stage-sets/device: makespan "), std::string::npos) << run.out;
+}
+
 TEST(SearchCli, BadTimeLimitAndPlacementAreInvalidValues) {
   for (const char* args : {"--time-limit 0", "--time-limit -1", "--time-limit soon", "--placement zigzag"}) {
     auto run = RunPpsim(std::string("search -P 4 -M 8 --max-activations 4 ") + args);

@@ -140,3 +140,47 @@ except KeyboardInterrupt:
 """
     p = subprocess.run([sys.executable, "-c", child], capture_output=True, text=True, env=child_env(), timeout=120)
     assert (p.returncode, p.stdout) == (0, "interrupted 39\n"), p.stderr  # and the module still searches after it
+
+
+def test_ctrl_c_stops_a_long_sweep():
+    # ppsim.check over a 10^6-point sweep, interrupted after 1.5 s: the sweep's
+    # workers stop after their point and KeyboardInterrupt is raised (issue 21).
+    child = f"""
+import os, signal, threading, ppsim
+threading.Timer(1.5, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
+try:
+    ppsim.check({SCENE!r}, sweep={{"M": "1..1048576"}})
+    print("returned")
+except KeyboardInterrupt:
+    print("interrupted", bool(ppsim.check({SCENE!r})))
+"""
+    p = subprocess.run([sys.executable, "-c", child], capture_output=True, text=True, env=child_env(), timeout=120)
+    assert (p.returncode, p.stdout) == (0, "interrupted True\n"), p.stderr
+
+
+def test_ctrl_c_stops_a_long_render_and_keeps_the_old_file(tmp_path):
+    # A video whose encoder reads forever (a stand-in ffmpeg that swallows its
+    # input): Ctrl-C stops ppsim.render at its next image with KeyboardInterrupt,
+    # the previous a.mp4 is kept and no temporary is left (issue 21).
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    (bin_dir / "ffmpeg").write_text("#!/bin/sh\nexec cat > /dev/null\n")
+    (bin_dir / "ffmpeg").chmod(0o755)
+    out = tmp_path / "a.mp4"
+    out.write_text("old")
+    env = child_env()
+    env["PATH"] = f"{bin_dir}:{env.get('PATH', '/usr/bin:/bin')}"
+    env["TMPDIR"] = str(tmp_path)
+    child = f"""
+import os, signal, threading, ppsim
+threading.Timer(1.5, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
+try:
+    ppsim.render({SCENE!r}, {str(out)!r}, set={{"M": 400}})
+    print("returned")
+except KeyboardInterrupt:
+    print("interrupted")
+"""
+    p = subprocess.run([sys.executable, "-c", child], capture_output=True, text=True, env=env, timeout=120)
+    assert (p.returncode, p.stdout) == (0, "interrupted\n"), p.stderr
+    assert out.read_text() == "old"
+    assert sorted(x.name for x in tmp_path.iterdir()) == ["a.mp4", "bin"]

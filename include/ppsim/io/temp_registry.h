@@ -5,6 +5,7 @@
 // default (e.g. ignored under nohup) are left alone.
 #pragma once
 
+#include <signal.h>
 #include <sys/types.h>
 
 #include <string>
@@ -23,5 +24,20 @@ void RegisterChild(pid_t pid);
 void UnregisterChild(pid_t pid);
 
 inline constexpr int kMaxTemporaries = 256;
+
+// Holds SIGINT, SIGTERM and SIGHUP back on this thread while it lives (a
+// signal that arrives meanwhile is delivered when it ends). Wrap what creates
+// a temporary or a child together with its Register call, so that a signal
+// never finds it created but not yet registered.
+class HoldSignals {
+ public:
+  HoldSignals();
+  ~HoldSignals();
+  HoldSignals(const HoldSignals&) = delete;
+  HoldSignals& operator=(const HoldSignals&) = delete;
+
+ private:
+  sigset_t saved_;
+};
 
 }  // namespace ppsim::io

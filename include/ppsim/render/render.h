@@ -41,6 +41,7 @@ struct RenderOptions {
   bool progress = false;             // progress bar on stderr while encoding video
   std::string ffmpeg = "ffmpeg";
   Mp4Coding mp4 = Mp4Coding::kSplice;  // .mp4: repeats spliced in, or every frame encoded (video.h)
+  std::function<bool()> cancelled;   // videos: asked between images (video.h); may be empty
 };
 
 // A picture is drawn from at most this many stage-microbatches (P·v·M summed

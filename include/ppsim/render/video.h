@@ -9,6 +9,7 @@
 // Encoder flags are bitexact, so the same list gives the same bytes.
 #pragma once
 
+#include <functional>
 #include <string>
 
 #include "ppsim/error.h"
@@ -33,10 +34,14 @@ struct VideoOptions {
   // The program to run; looked up on PATH unless it contains a '/'.
   std::string ffmpeg = "ffmpeg";
   Mp4Coding mp4 = Mp4Coding::kSplice;
+  // Asked between images (may be empty): true stops the video with
+  // kInterrupted, and nothing is written (Python's Ctrl-C).
+  std::function<bool()> cancelled;
 };
 
 // REQUIRES: even list.width and list.height (yuv420p).
-// kMissingTool if ffmpeg is not found, kIo if it fails (with its message).
+// kMissingTool if ffmpeg is not found, kIo if it fails (with its message),
+// kInterrupted if options.cancelled said so.
 Error EncodeVideo(const DisplayList& list, const std::string& path, const VideoOptions& options);
 
 }  // namespace ppsim::render

@@ -8,6 +8,7 @@
 // when all of them are drawn are they moved into place.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <utility>
@@ -33,6 +34,9 @@ struct SceneRenderOptions {
   bool progress = false;             // videos: a progress line on stderr
   render::Mp4Coding mp4 = render::Mp4Coding::kSplice;  // .mp4: repeats spliced in, or every frame encoded
   bool text_color = false;           // text: ANSI colours
+  // Asked between outputs and between a video's images (may be empty): true
+  // stops the render with kInterrupted, every earlier file kept as it was.
+  std::function<bool()> cancelled;
 };
 
 struct RenderedOutput {
