@@ -1,7 +1,8 @@
 // Placement throughput in ops/s (items_per_second). Goal: >= 100 M ops/s on
 // one core, linear in the number of ops. The timeline's buffers are reused
 // across iterations (PlaceInto), as a sweep does; BM_PlaceFresh shows the
-// cost of first touching fresh memory.
+// cost of first touching fresh memory. Large blocks come in huge pages, as in
+// `ppsim` (tools/ppsim/huge_pages.cc is linked in, bench/CMakeLists.txt).
 #include <benchmark/benchmark.h>
 
 #include "ppsim/generators.h"
