@@ -335,19 +335,29 @@ void ClusterGauge(const Chart& c, std::int64_t scale, std::int64_t den) {
     label.from = peak_tick + 1;
   }
   // The edge: the scale's maximum at the top of the bars' range and 0 at the
-  // bottom when there is room for both and "held" between them, apart.
+  // bottom, at any height: "held" between them when there is room for the
+  // three apart; in a gauge under two lines, one label "0–4" (the legend
+  // names what the gauge holds).
   const double x_label = c.f.x0 - 0.5 * px;
-  if (c.g.gauge_h >= 4.5 * lh) {  // else "held" alone: the three would touch
-    const double top = std::max<double>(c.g.gauge_y, bottom - usable - lh / 2);
-    Item& max = c.b.Text(Role::kGaugeLabel, Sets(scale, den), x_label, top, px, false, palette::kMutedText,
-                         Align::kRight);
-    max.run = c.run;
-    max.value = scale;
-    c.b.Text(Role::kGaugeLabel, "0", x_label, bottom - lh, px, false, palette::kMutedText, Align::kRight).run = c.run;
+  if (c.g.gauge_h < 2 * lh) {
+    Item& range = c.b.Text(Role::kGaugeLabel, "0\u2013" + Sets(scale, den), x_label, c.g.gauge_y + (c.g.gauge_h - lh) / 2,
+                           px, false, palette::kMutedText, Align::kRight);
+    range.run = c.run;
+    range.value = scale;
+    return;
   }
-  c.b.Text(Role::kGaugeLabel, "held", x_label, c.g.gauge_y + (c.g.gauge_h - lh) / 2, px, false, palette::kMutedText,
-           Align::kRight)
-      .run = c.run;
+  // Centred on the top of the bars' range, else just above it (no lower than
+  // a line above the "0").
+  const double top = std::max<double>(c.g.gauge_y, std::min(bottom - usable - lh / 2, bottom - 2 * lh));
+  Item& max = c.b.Text(Role::kGaugeLabel, Sets(scale, den), x_label, top, px, false, palette::kMutedText, Align::kRight);
+  max.run = c.run;
+  max.value = scale;
+  c.b.Text(Role::kGaugeLabel, "0", x_label, bottom - lh, px, false, palette::kMutedText, Align::kRight).run = c.run;
+  if (c.g.gauge_h >= 4.5 * lh) {  // else the three would touch
+    c.b.Text(Role::kGaugeLabel, "held", x_label, c.g.gauge_y + (c.g.gauge_h - lh) / 2, px, false, palette::kMutedText,
+             Align::kRight)
+        .run = c.run;
+  }
 }
 
 // One small gauge per device (per row of devices when rows aggregate: the

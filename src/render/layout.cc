@@ -81,23 +81,62 @@ double Header(Builder& b, const Frame& f, const DisplayList& list, double text_w
   return y + b.Text(Role::kSubtitle, list.subtitle, f.margin, y, px, false, palette::kMutedText).box.h + 0.5 * px;
 }
 
-// Swatches and labels in one row, wrapping when wider than the frame; returns the y below.
-double Legend(Builder& b, const Frame& f, const LayoutInput& in, double y) {
-  bool any_w = false, any_loop_chunks = false, any_v = false, any_pairs = false;
-  bool any_whole = false, any_input = false;  // whole backwards (B + W in one op), input-gradient Bs
-  const Problem* dual = nullptr;  // a DualPipe run's problem: its reverse direction is spelled out
-  for (const RunInput& r : in.runs) {
-    const Problem& p = r.timeline->problem;
-    any_w = any_w || r.timeline->schedule.split_backward;
-    any_loop_chunks = any_loop_chunks || (p.v > 1 && p.placement == Placement::kLoop);
-    any_v = any_v || p.placement == Placement::kVShape;
-    if (p.placement == Placement::kDualPipe && dual == nullptr) dual = &p;
-    const bool split = r.timeline->schedule.split_backward;
-    any_whole = any_whole || !split;
-    for (const PlacedOp& op : r.timeline->Ops()) {
-      any_pairs = any_pairs || op.overlap >= 0;
-      if (split && op.kind == OpKind::kB) (op.full ? any_whole : any_input) = true;
+// What a later chunk (·c1, or a dark base) means in run `p`: "" when it has none.
+std::string ChunkRule(const Problem& p) {
+  if (p.placement == Placement::kDualPipe) {  // c1 is the second copy of the model, fed from the last device
+    const int half = p.M / 2;
+    return "F" + Str(half) + "\u00B7c1 or a dark base = reverse direction: microbatches " + Str(half) + "\u2013" +
+           Str(p.M - 1) + " enter at d" + Str(p.P - 1) + " and run to d0";
+  }
+  if (p.placement == Placement::kVShape)
+    return "F3\u00B7c1 or a dark base = a device's second stage, on the way back (reverse direction)";
+  if (p.v > 1) return "F3\u00B7c1 or a dark base = chunk 1 (lighter)";
+  return "";
+}
+
+// A legend rule that holds for some runs only, each rule once: the runs it
+// holds for, in order, named before it ("DualPipe: F4·c1 ...") unless it
+// holds for every run.
+struct RunRule {
+  std::string rule;
+  std::vector<std::string> runs;
+};
+void AddRule(std::vector<RunRule>& rules, const std::string& rule, const std::string& run) {
+  if (rule.empty()) return;
+  for (RunRule& r : rules) {
+    if (r.rule == rule) {
+      r.runs.push_back(run);
+      return;
     }
+  }
+  rules.push_back({rule, {run}});
+}
+std::string Named(const RunRule& r, size_t all_runs) {
+  if (r.runs.size() == all_runs) return r.rule;
+  std::string names;
+  for (const std::string& n : r.runs) names += (names.empty() ? "" : ", ") + n;
+  return names + ": " + r.rule;
+}
+
+// Swatches and labels in one row, wrapping when wider than the frame; returns
+// the y below. Only the kinds drawn are listed; a rule that holds for some
+// runs only (what ·c1 means, an overlapped pair) names them.
+double Legend(Builder& b, const Frame& f, const LayoutInput& in, double y) {
+  bool any_w = false;
+  bool any_whole = false, any_input = false;  // whole backwards (B + W in one op), input-gradient Bs
+  std::vector<RunRule> chunk_rules, pair_rules;
+  for (const RunInput& r : in.runs) {
+    const bool split = r.timeline->schedule.split_backward;
+    bool pairs = false;
+    for (const PlacedOp& op : r.timeline->Ops()) {
+      pairs = pairs || op.overlap >= 0;
+      any_w = any_w || op.kind == OpKind::kW;
+      if (op.kind == OpKind::kB) (!split || op.full ? any_whole : any_input) = true;
+    }
+    AddRule(chunk_rules, ChunkRule(r.timeline->problem), r.name);
+    if (pairs)
+      AddRule(pair_rules, "F above B in one cell = an overlapped F+B pair: a forward and a backward computed together",
+              r.name);
   }
   struct Entry {
     Color color;
@@ -119,27 +158,10 @@ double Legend(Builder& b, const Frame& f, const LayoutInput& in, double y) {
                                          : in.gauge == GaugeMode::kCluster
                                                ? "activations held by all devices, in stage-sets"
                                                : "activations held, in stage-sets (one stage's, one microbatch)"});
-  if (any_loop_chunks) {
-    entries.push_back({OpFill(OpKind::kF, 1, 2), "F3\u00B7c1 or a dark base = chunk 1 (lighter)", false,
-                       palette::kBackground, true});
-  }
-  if (any_v) {
-    entries.push_back({OpFill(OpKind::kF, 1, 2),
-                       "F3\u00B7c1 or a dark base = a device's second stage, on the way back (reverse direction)",
-                       false, palette::kBackground, true});
-  }
-  if (dual != nullptr) {  // DualPipe: c1 is the second copy of the model, fed from the last device
-    const int half = dual->M / 2;
-    entries.push_back({OpFill(OpKind::kF, 1, 2),
-                       "F" + Str(half) + "\u00B7c1 or a dark base = reverse direction: microbatches " + Str(half) +
-                           "\u2013" + Str(dual->M - 1) + " enter at d" + Str(dual->P - 1) + " and run to d0",
-                       false, palette::kBackground, true});
-  }
-  if (any_pairs) {
-    entries.push_back({palette::kForward,
-                       "F above B in one cell = an overlapped F+B pair: a forward and a backward computed together",
-                       false, palette::kBackward});
-  }
+  for (const RunRule& r : chunk_rules)
+    entries.push_back({OpFill(OpKind::kF, 1, 2), Named(r, in.runs.size()), false, palette::kBackground, true});
+  for (const RunRule& r : pair_rules)
+    entries.push_back({palette::kForward, Named(r, in.runs.size()), false, palette::kBackward});
   const double px = f.Font(20);
   const double lh = b.LineHeight(px);
   const double sw = std::round(lh * 0.8);
@@ -236,6 +258,10 @@ Split SplitHeight(double flexible, const SplitRule& r) {
   Split s;
   if (!r.device) {  // rows get 3/4; the gauge at least a line of its label
     s.row_h = static_cast<int>(std::floor(std::min(flexible * 0.75 / r.rows, 64 * r.grow)));
+    // The gauge keeps two lines, its 0 and its maximum apart, where the rows can spare them.
+    const double spare = std::floor((flexible - r.gap - 2 * r.head) / r.rows);
+    if (flexible - r.rows * s.row_h - r.gap < 2 * r.head && spare >= 1)
+      s.row_h = std::min(s.row_h, static_cast<int>(spare));
     s.gauge_h = std::max(0, static_cast<int>(std::floor(std::min(flexible - r.rows * s.row_h - r.gap, 150 * r.grow))));
     s.ok = s.row_h >= 1 && s.gauge_h >= r.head;
     return s;
@@ -368,7 +394,8 @@ Result<DisplayList> LayoutRuns(const LayoutInput& in, TextMeasurer& measurer) {
   const double label_w = std::max({b.Measure(last_device, style.label_px, false).w,
                                    b.Measure("held", style.label_px, false).w,
                                    b.Measure("cycle", style.label_px, false).w,
-                                   b.Measure(scale_text, style.label_px, false).w});
+                                   b.Measure(scale_text, style.label_px, false).w,
+                                   b.Measure("0\u2013" + scale_text, style.label_px, false).w});  // a low gauge's
   Tick most_idle = 0;
   for (const RunSummary& r : list.runs) most_idle = std::max(most_idle, r.metrics.idle);
   // The column right of the chart: each row's idle count, and with one gauge

@@ -100,7 +100,8 @@ Result<std::string> PaintStill(const DisplayList& list, const RenderOptions& opt
 
 int EffectiveDisplayWidth(const LayoutInput& input, const RenderOptions& options) {
   if (input.display_width != 0) return input.display_width;
-  return options.display_width > 0 ? options.display_width : options.format == OutputFormat::kHtml ? kHtmlDisplayWidth : 0;
+  if (options.display_width > 0) return options.display_width;
+  return options.format == OutputFormat::kHtml || IsVideo(options.format) ? kHtmlDisplayWidth : 0;
 }
 
 bool SameLayout(const RenderOptions& a, const RenderOptions& b, const LayoutInput& input) {

@@ -25,7 +25,9 @@ bool IsVideo(OutputFormat format);
 // The error for drawing anything but text to stdout (kUsage, naming "format").
 Error StdoutNeedsText();
 
-// The width a page is checked at unless told: a blog's text column.
+// The width a page or a video is laid out for unless told: a blog's text
+// column. A 1920x1080 video embedded there is shown at 0.4x; its text is
+// sized to be 9 px at least where it is seen.
 inline constexpr int kHtmlDisplayWidth = 760;
 
 struct RenderOptions {
@@ -33,8 +35,8 @@ struct RenderOptions {
   int fps = 30;                      // video frames per second
   std::optional<Tick> at_tick;       // still images: this tick instead of the final frame
   bool animated = false;             // .svg: SMIL animation instead of the final frame
-  // Pixels wide the picture is viewed at (0 = 760 for .html, else the frame
-  // width): fonts are sized so that no text is under 9 px there.
+  // Pixels wide the picture is viewed at (0 = 760 for .html and video, else
+  // the frame width): fonts are sized so that no text is under 9 px there.
   int display_width = 0;
   int text_columns = 0;              // terminal width for text (0 = 100)
   bool text_color = false;           // text: ANSI colours (when stdout is a terminal)
@@ -60,7 +62,7 @@ Result<DisplayList> LayOut(const LayoutInput& input, const RenderOptions& option
 // Paints `list` into `path` in `options.format`, atomically (video: ffmpeg).
 Error Paint(const DisplayList& list, const std::string& path, const RenderOptions& options);
 // The display width a layout is made for: the input's, else the options',
-// else 760 for .html, else 0 (the frame width).
+// else 760 for .html and video (.mp4, .webm, .gif), else 0 (the frame width).
 int EffectiveDisplayWidth(const LayoutInput& input, const RenderOptions& options);
 // True iff LayOut(input, a) and LayOut(input, b) give the same list after the
 // same checks, so that one can be painted for both.
