@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "errors.h"
 #include "ppsim/metric_table.h"
@@ -61,22 +62,30 @@ std::optional<std::string> RunsSvgOrNone(const std::vector<render::RunInput>& ru
   return ScaleToContainer(std::move(*svg));
 }
 
+// A table whose every cell, the run names included, is right-aligned, so that
+// a name heads its column of numbers whatever the notebook's stylesheet does
+// to <th>; memory in one unit, stage-sets (peak_sets, the same peak as a count
+// of chunk sets, is left to --json and the attribute).
 std::string RunsHtmlTable(const std::vector<render::RunInput>& runs) {
-  std::string h = "<table><tr><th></th>";
-  for (const render::RunInput& r : runs) h += "<th>" + Escape(r.name) + "</th>";
+  const std::string cell = " style=\"text-align:right;padding:0.1em 0.6em;white-space:nowrap\"";
+  std::string h = "<table style=\"border-collapse:collapse;font-variant-numeric:tabular-nums\">"
+                  "<caption style=\"text-align:left\">memory in stage-sets: one stage's activations for one "
+                  "microbatch</caption><tr><th></th>";
+  for (const render::RunInput& r : runs) h += "<th" + cell + ">" + Escape(r.name) + "</th>";
   h += "</tr>";
-  auto row = [&](const std::string& name, auto cell) {
-    h += "<tr><th style=\"text-align:left\">" + name + "</th>";
-    for (const render::RunInput& r : runs) h += "<td>" + cell(*r.timeline, *r.metrics) + "</td>";
+  auto row = [&](const std::string& name, auto value) {
+    h += "<tr><th style=\"text-align:left;padding:0.1em 0.6em 0.1em 0;white-space:nowrap\">" + name + "</th>";
+    for (const render::RunInput& r : runs) h += "<td" + cell + ">" + value(*r.timeline, *r.metrics) + "</td>";
     h += "</tr>";
   };
   row("P, M, v", [](const Timeline& t, const Metrics&) {
     return std::to_string(t.problem.P) + ", " + std::to_string(t.problem.M) + ", " + std::to_string(t.problem.v);
   });
-  // Every metric of the table (metric_table.h), printed the one way, and a
-  // per-device metric's devices in a row of their own.
+  // Every metric of the table (metric_table.h) but peak_sets, printed the one
+  // way, and a per-device metric's devices in a row of their own.
   auto text = [](const std::optional<Rational>& v) { return v ? v->ToText() : std::string("-"); };
   for (const MetricInfo& metric : MetricTable()) {
+    if (std::string_view(metric.name) == "peak_sets") continue;
     row(metric.name, [&](const Timeline& t, const Metrics& m) { return text(metric.value(m, t.problem, -1)); });
     if (!metric.per_device) continue;
     row(std::string(metric.name) + " per device", [&](const Timeline& t, const Metrics& m) {

@@ -39,14 +39,41 @@ def test_comparison_svg_has_every_run():
     assert rects(svg, FORWARD) == 2 * 24 + 1
 
 
+def table_rows(html):
+    """Each row of the table: [(tag, style, text), ...]."""
+    table = re.search(r"<table.*</table>", html).group(0)
+    return [re.findall(r'<(th|td)(?: style="([^"]*)")?>([^<]*)</\1>', row)
+            for row in re.findall(r"<tr>(.*?)</tr>", table)]
+
+
 def test_html_table_beside_the_chart():
     html = ppsim.simulate("gpipe", P=4, M=6)._repr_html_()
     assert "<svg" in html
-    assert "<th style=\"text-align:left\">makespan</th><td>18</td>" in html
+    rows = {r[0][2]: [c[2] for c in r[1:]] for r in table_rows(html)}
+    assert rows["makespan"] == ["18"]
     # Every metric of the table, printed the one way (metric_table.h).
-    assert "<th style=\"text-align:left\">bubble_ratio</th><td>1/2 (0.5000)</td>" in html
-    assert "<th style=\"text-align:left\">bubble_rate_span</th><td>1/3 (0.3333)</td>" in html
-    assert "<th style=\"text-align:left\">peak_sets per device</th><td>6 6 6 5</td>" in html
+    assert rows["bubble_ratio"] == ["1/2 (0.5000)"]
+    assert rows["bubble_rate_span"] == ["1/3 (0.3333)"]
+    assert rows["peak per device"] == ["6 6 6 5"]
+
+
+def test_html_table_is_aligned_and_in_one_unit():
+    # The README's notebook line: each run's name heads its column, aligned
+    # as its numbers are, and memory is in stage-sets only (ZB-V's cluster
+    # peak 14 stage-sets, never beside its 28 chunk sets).
+    html = ppsim.compare(["1f1b", "zb-h1", "zbv"], P=4, M=8)._repr_html_()
+    rows = table_rows(html)
+    head, body = rows[0], rows[1:]
+    assert [c[2] for c in head[1:]] == ["1f1b", "zb-h1", "zbv"]
+    for r in body:
+        assert len(r) == len(head)  # a cell under every head
+        for (tag, style, _), (_, head_style, _) in zip(r[1:], head[1:]):
+            assert tag == "td" and "text-align:right" in style and style == head_style
+    names = [r[0][2] for r in body]
+    assert "peak_sets" not in names and "peak_sets per device" not in names
+    values = {r[0][2]: [c[2] for c in r[1:]] for r in body}
+    assert values["peak"][2] == "14" and values["device_peak"] == ["4", "4", "4"]
+    assert "memory in stage-sets" in html
 
 
 def test_a_chart_that_cannot_be_drawn_raises_the_cli_error():
