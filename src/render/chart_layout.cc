@@ -197,11 +197,13 @@ void BubbleCells(const Chart& c, const std::vector<PlacedOp>& ops) {
   }
 }
 
-// Aggregated cells, when a cycle or a device is under a pixel: each cell of
-// f.agg cycles x f.rows_per devices is coloured by what happened in it (one
-// kind's colour, an even mix where kinds mix, lighter by its idle share in
-// quarters, the bubble colour when all idle); neighbours in a row that look
-// the same are one rectangle, growing over its cycles.
+// Aggregated cells, when a cycle or a device is under two pixels where the
+// picture is viewed: each cell of f.agg cycles x f.rows_per devices is the
+// bubble when idle for half its device-cycles or more, else coloured by the
+// kinds done in it (one kind's colour, or KindsMix where several are, which
+// the legend lists; item.value keeps the kinds, bit 0 F, 1 B, 2 W);
+// neighbours in a row that look the same are one rectangle, growing over its
+// cycles. No other colour is drawn: none a legend would lack.
 void StripCells(const Chart& c, const std::vector<PlacedOp>& ops) {
   const int rows = c.Rows();
   const Tick ms = c.t.makespan;
@@ -214,36 +216,24 @@ void StripCells(const Chart& c, const std::vector<PlacedOp>& ops) {
     const int row = op.device / c.f.rows_per;
     for (Tick x = op.start; x < op.end; ++x) ++counts[row * strips + x / c.f.agg].n[static_cast<int>(op.kind)];
   }
-  const Color kinds[3] = {palette::kForward, palette::kBackward, palette::kWeightGrad};
   for (int row = 0; row < rows; ++row) {
     const int devices = std::min(c.t.problem.P, (row + 1) * c.f.rows_per) - row * c.f.rows_per;
-    // (kinds present as bits, idle quarters 0..4) of each strip.
+    // The kinds done in each strip as bits, 0 when it is idle half the time or more.
     auto key = [&](Tick s) {
       const Count& k = counts[row * strips + s];
       const Tick cycles = std::min<Tick>(c.f.agg, ms - s * c.f.agg);
       const std::int64_t total = devices * cycles, busy = std::min(total, k.n[0] + k.n[1] + k.n[2]);
-      const int quarters = static_cast<int>((4 * (total - busy) + total / 2) / total);
-      const int present = (k.n[0] > 0) | (k.n[1] > 0) << 1 | (k.n[2] > 0) << 2;
-      return std::pair<int, int>{busy == 0 ? 0 : present, busy == 0 ? 4 : std::min(quarters, 3)};
+      return 2 * busy <= total ? 0 : (k.n[0] > 0) | (k.n[1] > 0) << 1 | (k.n[2] > 0) << 2;
     };
     for (Tick s0 = 0; s0 < strips;) {
-      const std::pair<int, int> k0 = key(s0);
+      const int k0 = key(s0);
       Tick s1 = s0 + 1;
       while (s1 < strips && key(s1) == k0) ++s1;
       const Tick a = s0 * c.f.agg, e = std::min(ms, s1 * c.f.agg);
-      Color color = palette::kBubble;
-      if (k0.first != 0) {
-        int r = 0, g = 0, b = 0, n = 0;
-        for (int kind = 0; kind < 3; ++kind) {
-          if (!(k0.first >> kind & 1)) continue;
-          r += kinds[kind].r, g += kinds[kind].g, b += kinds[kind].b, ++n;
-        }
-        color = Mix(Color{static_cast<std::uint8_t>(r / n), static_cast<std::uint8_t>(g / n),
-                          static_cast<std::uint8_t>(b / n)},
-                    palette::kBubble, k0.second / 4.0);
-      }
-      Item& it = c.b.Rect(k0.first == 0 ? Role::kBubble : Role::kOp, c.Cell(a, e, c.RowY(row), c.g.row_h), color);
-      it.hatched = k0.first == 0 && it.box.w >= 6 && it.box.h >= 6;
+      const Color color = k0 == 0 ? palette::kBubble : KindsMix(k0);
+      Item& it = c.b.Rect(k0 == 0 ? Role::kBubble : Role::kOp, c.Cell(a, e, c.RowY(row), c.g.row_h), color);
+      it.value = k0;
+      it.hatched = k0 == 0 && it.box.w >= 6 && it.box.h >= 6;
       it.run = c.run;
       it.device = row * c.f.rows_per;
       it.tick0 = a;

@@ -27,6 +27,18 @@ inline Color OpFill(OpKind kind, int chunk, int v) {
   return Mix(first[k], last[k], std::min(1.0, static_cast<double>(chunk) / (v - 1)));
 }
 
+// An aggregated column where several kinds are done: the even mix of their
+// colours. `kinds` has bit 0 for F, 1 for B, 2 for W (at least one set).
+inline Color KindsMix(int kinds) {
+  const Color colors[] = {palette::kForward, palette::kBackward, palette::kWeightGrad};
+  int r = 0, g = 0, b = 0, n = 0;
+  for (int k = 0; k < 3; ++k) {
+    if (!(kinds >> k & 1)) continue;
+    r += colors[k].r, g += colors[k].g, b += colors[k].b, ++n;
+  }
+  return {static_cast<std::uint8_t>(r / n), static_cast<std::uint8_t>(g / n), static_cast<std::uint8_t>(b / n)};
+}
+
 // WCAG 2 relative luminance and contrast ratio (1..21).
 inline double Luminance(Color c) {
   auto lin = [](int v) {

@@ -120,8 +120,19 @@ std::string Named(const RunRule& r, size_t all_runs) {
 
 // Swatches and labels in one row, wrapping when wider than the frame; returns
 // the y below. Only the kinds drawn are listed; a rule that holds for some
-// runs only (what ·c1 means, an overlapped pair) names them.
-double Legend(Builder& b, const Frame& f, const LayoutInput& in, double y) {
+// runs only (what ·c1 means, an overlapped pair) names them; `mixes` are the
+// kinds (KindsMix's bits) of the aggregated cells drawn in a mix of colours.
+// "F and B in one aggregated cell": what KindsMix(kinds) means.
+std::string MixLabel(int kinds) {
+  std::vector<std::string> names;
+  for (int k = 0; k < 3; ++k)
+    if (kinds >> k & 1) names.push_back(std::string(1, "FBW"[k]));
+  std::string s;
+  for (size_t i = 0; i < names.size(); ++i) s += (i == 0 ? "" : i + 1 == names.size() ? " and " : ", ") + names[i];
+  return s + " in one aggregated cell";
+}
+
+double Legend(Builder& b, const Frame& f, const LayoutInput& in, double y, const std::set<int>& mixes) {
   bool any_w = false;
   bool any_whole = false, any_input = false;  // whole backwards (B + W in one op), input-gradient Bs
   std::vector<RunRule> chunk_rules, pair_rules;
@@ -162,6 +173,7 @@ double Legend(Builder& b, const Frame& f, const LayoutInput& in, double y) {
     entries.push_back({OpFill(OpKind::kF, 1, 2), Named(r, in.runs.size()), false, palette::kBackground, true});
   for (const RunRule& r : pair_rules)
     entries.push_back({palette::kForward, Named(r, in.runs.size()), false, palette::kBackward});
+  for (int kinds : mixes) entries.push_back({KindsMix(kinds), MixLabel(kinds)});
   const double px = f.Font(20);
   const double lh = b.LineHeight(px);
   const double sw = std::round(lh * 0.8);
@@ -278,16 +290,28 @@ Split SplitHeight(double flexible, const SplitRule& r) {
   return s;
 }
 
-// Ticks per strip so that a strip is at least 2 pixels: 1 while a cycle is a pixel or more.
-int TicksPerStrip(double cw) { return cw >= 1 ? 1 : static_cast<int>(std::ceil(2.0 / cw)); }
+// Cycles per column strip: 1 while a cycle is two pixels wide or more where
+// the picture is viewed (`viewed` display pixels per frame pixel), else as
+// many as make a strip that wide, so that what is drawn follows what can be
+// seen, not how many ops there are. A text layout (`cells`) counts character
+// cells and aggregates only under one.
+int TicksPerStrip(double cw, double viewed, bool cells) {
+  const double w = cw * viewed;
+  return w >= (cells ? 1 : 2) ? 1 : static_cast<int>(std::ceil(2.0 / w));
+}
 
-// "one column = 3 cycles · one row = 2 devices: ...", under the legend.
-double AggregationNote(Builder& b, const Frame& f, double y, double text_w) {
-  if (f.agg == 1 && f.rows_per == 1) return y;
-  std::string note = "aggregated:";
-  if (f.agg > 1) note += " one column = " + Str(f.agg) + " cycles";
-  if (f.rows_per > 1) note += std::string(f.agg > 1 ? " ·" : "") + " one row = " + Str(f.rows_per) + " devices";
-  note += " · a colour mixes the kinds done in it, paler by its idle share";
+// "aggregated: one column = 3 cycles · one row = 2 devices: ..." and a
+// video's "the video plays 7 cycles a frame", under the legend.
+double AggregationNote(Builder& b, const Frame& f, double y, double text_w, Tick ticks_per_frame) {
+  if (f.agg == 1 && f.rows_per == 1 && ticks_per_frame <= 1) return y;
+  std::string note;
+  if (f.agg > 1 || f.rows_per > 1) {
+    note = "aggregated:";
+    if (f.agg > 1) note += " one column = " + Str(f.agg) + " cycles";
+    if (f.rows_per > 1) note += std::string(f.agg > 1 ? " ·" : "") + " one row = " + Str(f.rows_per) + " devices";
+    note += " · a cell shows the kinds done in it, the bubble where idle half the time or more";
+  }
+  if (ticks_per_frame > 1) note += (note.empty() ? "" : " · ") + ("the video plays " + Str(ticks_per_frame) + " cycles a frame");
   const double px = b.Fit(note, f.Font(18), false, text_w);
   return y + b.Text(Role::kNote, note, f.margin, y, px, false, palette::kText).box.h + 0.4 * px;
 }
@@ -341,19 +365,35 @@ LayoutInput FullestDeviceInput(const LayoutInput& in, std::vector<Metrics>& stor
   return out;
 }
 
-Result<DisplayList> LayoutRuns(const LayoutInput& in, TextMeasurer& measurer);
+Result<DisplayList> LayoutRuns(const LayoutInput& in, TextMeasurer& measurer, const std::set<int>& mixes);
+
+// Laid out again until the legend lists every mix of kinds an aggregated
+// cell is drawn in (listing one can take a line, and so change the rows and
+// the mixes); a mix once listed stays listed.
+Result<DisplayList> LayoutListingMixes(const LayoutInput& in, TextMeasurer& measurer) {
+  std::set<int> mixes;
+  for (int pass = 0;; ++pass) {
+    Result<DisplayList> list = LayoutRuns(in, measurer, mixes);
+    if (!list.ok() || pass == 3) return list;
+    const size_t listed = mixes.size();
+    for (const Item& it : list->items)
+      if (it.role == Role::kOp && it.op_kind == 'A' && (it.value & (it.value - 1)) != 0)
+        mixes.insert(static_cast<int>(it.value));
+    if (mixes.size() == listed) return list;
+  }
+}
 
 }  // namespace
 
 Result<DisplayList> Layout(const LayoutInput& in, TextMeasurer& measurer) {
-  if (in.gauge != GaugeMode::kFullest) return LayoutRuns(in, measurer);
+  if (in.gauge != GaugeMode::kFullest) return LayoutListingMixes(in, measurer);
   std::vector<Metrics> storage;
-  return LayoutRuns(FullestDeviceInput(in, storage), measurer);
+  return LayoutListingMixes(FullestDeviceInput(in, storage), measurer);
 }
 
 namespace {
 
-Result<DisplayList> LayoutRuns(const LayoutInput& in, TextMeasurer& measurer) {
+Result<DisplayList> LayoutRuns(const LayoutInput& in, TextMeasurer& measurer, const std::set<int>& mixes) {
   if (in.runs.empty()) return Fail(ErrorCode::kInvalidValue, "render: the scene has no runs");
   if (in.width < kMinFramePx || in.height < kMinFramePx || in.width > kMaxFramePx || in.height > kMaxFramePx) {
     return Fail(ErrorCode::kInvalidValue,
@@ -370,7 +410,7 @@ Result<DisplayList> LayoutRuns(const LayoutInput& in, TextMeasurer& measurer) {
   Builder b(list, measurer);
   f.min_px = b.MinPx();
   b.Rect(Role::kBackground, {0, 0, W, H}, palette::kBackground);
-  double legend_end = Legend(b, f, in, Header(b, f, list, text_w));
+  double legend_end = Legend(b, f, in, Header(b, f, list, text_w), mixes);
   if (std::string work = WorkDiffers(in); !work.empty()) {  // said from the first frame, not only at the end
     const double px = b.Fit(work, f.Font(18), false, text_w);
     legend_end += b.Text(Role::kLegendLabel, work, f.margin, legend_end, px, false, palette::kText).box.h + 0.4 * px;
@@ -410,7 +450,8 @@ Result<DisplayList> LayoutRuns(const LayoutInput& in, TextMeasurer& measurer) {
   if (f.x1 - f.x0 < 16) {
     return Fail(ErrorCode::kLegibility, "render: no room for the chart in " + Str(in.width) + " pixels; use a wider size");
   }
-  f.agg = TicksPerStrip(f.cw);
+  const double viewed = list.display_width / W;  // display pixels per frame pixel
+  f.agg = TicksPerStrip(f.cw, viewed, in.cells);
   for (const RunSummary& r : list.runs) style.finishes.push_back(r.metrics.makespan);
   std::sort(style.finishes.begin(), style.finishes.end());
   style.finishes.erase(std::unique(style.finishes.begin(), style.finishes.end()), style.finishes.end());
@@ -424,16 +465,16 @@ Result<DisplayList> LayoutRuns(const LayoutInput& in, TextMeasurer& measurer) {
   const double fixed = caption_h + 2 * gap + axis_h;
   const double run_gap = std::round(caption_h * 0.6);
   // The note goes under the legend when cells aggregate; rows aggregate only
-  // when a device row would be under a pixel.
+  // when a device row would be under a pixel where the picture is viewed.
   auto flexible_for = [&](int runs, double top) { return (bottom - top - runs * fixed - (runs - 1) * run_gap) / runs; };
-  double y = AggregationNote(b, f, legend_end, text_w);
+  double y = AggregationNote(b, f, legend_end, text_w, in.ticks_per_frame);
   double flexible = flexible_for(R, y);
-  if (flexible * 0.75 / maxP < 1 && flexible * 0.75 >= 1) {
-    f.rows_per = static_cast<int>(std::ceil(maxP / std::floor(flexible * 0.75)));
+  if (flexible * 0.75 * viewed / maxP < 1 && flexible * 0.75 * viewed >= 1) {
+    f.rows_per = static_cast<int>(std::ceil(maxP / std::floor(flexible * 0.75 * viewed)));
     list.items.erase(std::remove_if(list.items.begin(), list.items.end(),
                                     [](const Item& it) { return it.role == Role::kNote; }),
                      list.items.end());
-    y = AggregationNote(b, f, legend_end, text_w);
+    y = AggregationNote(b, f, legend_end, text_w, in.ticks_per_frame);
     flexible = flexible_for(R, y);
   }
   const int rows = (maxP + f.rows_per - 1) / f.rows_per;

@@ -98,6 +98,18 @@ Result<std::string> PaintStill(const DisplayList& list, const RenderOptions& opt
 
 }  // namespace
 
+namespace {
+
+// A video's cycles a frame (pacing.h); 1 for every other format.
+Tick VideoTicksPerFrame(const LayoutInput& input, const RenderOptions& options) {
+  if (!IsVideo(options.format)) return 1;
+  Tick last = 0;
+  for (const RunInput& r : input.runs) last = std::max(last, r.timeline->makespan);
+  return PaceFor(last, options.fps).ticks_per_frame;
+}
+
+}  // namespace
+
 int EffectiveDisplayWidth(const LayoutInput& input, const RenderOptions& options) {
   if (input.display_width != 0) return input.display_width;
   if (options.display_width > 0) return options.display_width;
@@ -106,6 +118,7 @@ int EffectiveDisplayWidth(const LayoutInput& input, const RenderOptions& options
 
 bool SameLayout(const RenderOptions& a, const RenderOptions& b, const LayoutInput& input) {
   return EffectiveDisplayWidth(input, a) == EffectiveDisplayWidth(input, b) &&
+         VideoTicksPerFrame(input, a) == VideoTicksPerFrame(input, b) &&
          (a.format == OutputFormat::kText) == (b.format == OutputFormat::kText) && a.fps == b.fps &&
          a.at_tick == b.at_tick;
 }
@@ -124,6 +137,7 @@ Result<DisplayList> LayOut(const LayoutInput& input, const RenderOptions& option
   }
   LayoutInput in = input;
   in.display_width = EffectiveDisplayWidth(input, options);
+  in.ticks_per_frame = VideoTicksPerFrame(input, options);
   Result<DisplayList> list = measurer != nullptr ? Layout(in, *measurer) : LayOutText(input);
   if (!list.ok()) return list.error();
   if (options.at_tick && (*options.at_tick < 0 || *options.at_tick > list->last_tick)) {

@@ -23,6 +23,7 @@ Result<DisplayList> LayOutText(const LayoutInput& input) {
   LayoutInput in = input;
   in.width = in.height = kTextFrame;
   in.display_width = 0;
+  in.cells = true;
   CellMeasurer cells;
   return Layout(in, cells);
 }

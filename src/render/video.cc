@@ -81,15 +81,16 @@ void ShowProgress(long long done, long long total) {
 }
 
 // Output frames per distinct image of an MP4: the poster (if any), then
-// each tick, the last one with the hold.
+// each image (Pacing::Images), the last one with the hold.
 std::vector<long long> Mp4Copies(const DisplayList& list, const Pacing& p) {
-  std::vector<long long> copies(static_cast<size_t>(list.last_tick) + 1, p.frames_per_tick);
+  std::vector<long long> copies(static_cast<size_t>(p.Images(list.last_tick)), p.frames_per_tick);
   copies.back() += p.hold_frames;
   if (p.poster_frames > 0) copies.insert(copies.begin(), p.poster_frames);
   return copies;
 }
 
-// The poster (the final image), then one image per tick, the last one again
+// The poster (the final image), then one image per tick (or per
+// ticks_per_frame ticks, Pacing::ImageTick), the last one again
 // until the hold is covered. An MP4 gets each image once (its repeats are
 // spliced in later), or with Mp4Coding::kEveryFrame once per output frame.
 // False if ffmpeg stopped reading.
@@ -106,7 +107,8 @@ bool PipeFrames(const DisplayList& list, const VideoOptions& options, ChildProce
     hold_inputs = 0, poster_inputs = p.poster_frames > 0 ? 1 : 0;
   if (options.format == VideoFormat::kMp4 && options.mp4 == Mp4Coding::kEveryFrame)
     hold_inputs = p.hold_frames, poster_inputs = p.poster_frames, tick_inputs = p.frames_per_tick;
-  const long long total = poster_inputs + (list.last_tick + 1) * tick_inputs + hold_inputs;
+  const Tick images = p.Images(list.last_tick);
+  const long long total = poster_inputs + images * tick_inputs + hold_inputs;
   long long written = 0;
   FramePainter painter(list);
   auto send = [&](Tick t, long long copies) {
@@ -120,8 +122,8 @@ bool PipeFrames(const DisplayList& list, const VideoOptions& options, ChildProce
     return true;
   };
   if (poster_inputs > 0 && !send(list.last_tick, poster_inputs)) return false;
-  for (Tick t = 0; t <= list.last_tick; ++t) {
-    if (!send(t, t == list.last_tick ? tick_inputs + hold_inputs : tick_inputs)) return false;
+  for (Tick i = 0; i < images; ++i) {
+    if (!send(p.ImageTick(i, list.last_tick), i + 1 == images ? tick_inputs + hold_inputs : tick_inputs)) return false;
   }
   return true;
 }

@@ -42,15 +42,21 @@ struct LayoutInput {
   // The fullest device's gauge per run (default), one cluster-wide gauge, or
   // one small gauge per device.
   GaugeMode gauge = GaugeMode::kFullest;
+  // Laid out in character cells (LayOutText): cycles aggregate only under
+  // one cell, where pixels aggregate under two display pixels.
+  bool cells = false;
+  // A video's cycles a frame (Pacing::ticks_per_frame), said under the legend when over 1.
+  Tick ticks_per_frame = 1;
 };
 
 // "4 stages · 6 microbatches · one cell = one cycle" (devices and chunks
 // spelled out when a run has v > 1).
 std::string DefaultSubtitle(const std::vector<RunInput>& runs);
 
-// When a cycle is under a pixel, cycles aggregate into strips of >= 2 pixels
-// (and devices into rows when a device row is under a pixel); the chart says
-// so under the legend. Fails with kLegibility when the runs' charts cannot all
+// When a cycle is under two pixels at the display width, cycles aggregate
+// into strips of >= 2 such pixels (and devices into rows when a device row
+// is under one); the chart says so under the legend, which lists every mix
+// of kinds a strip is drawn in. Fails with kLegibility when the runs' charts cannot all
 // hold a row and a readable gauge, saying how many runs would fit; text
 // legibility is checked separately by CheckLegibility().
 Result<DisplayList> Layout(const LayoutInput& input, TextMeasurer& measurer);
