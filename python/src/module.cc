@@ -15,4 +15,5 @@ PYBIND11_MODULE(_ppsim, m) {
   ppsim::py::BindCheck(m);
   ppsim::py::BindRender(m);
   ppsim::py::BindSearch(m);
+  ppsim::py::BindLayout(m);
 }

@@ -1,0 +1,64 @@
+# ppsim.layout is `ppsim layout --json`: the same object for the same
+# arguments (plus the text the CLI prints), and the same errors with the
+# CLI's exit codes.
+import json
+
+import pytest
+
+import ppsim
+from conftest import run_cli
+
+
+def test_is_the_cli_json():
+    code, out, err = run_cli("layout", "Et*3|(tt|)*29,m|L", "-P", "16", "--json")
+    assert code == 0, err
+    got = ppsim.layout("Et*3|(tt|)*29,m|L", P=16)
+    text = got.pop("text")
+    assert got == json.loads(out)
+    assert got["v"] == 2
+    assert got["stages"][0][1]["decoder_layer_ids"] == [33, 34]  # Megatron's numbering
+    assert got["stages"][14][1]["layers"] == "m"
+    code, out, err = run_cli("layout", "Et*3|(tt|)*29,m|L", "-P", "16")
+    assert text == out
+
+
+def test_recorded_megatron_layout():
+    got = ppsim.layout("E|t|t*2|t||(t|)*2,t*2,L", P=4, num_layers=8)
+    assert [[s["layers"] for s in rank] for rank in got["stages"]] == [["E", ""], ["t", "t"], ["tt", "t"], ["t", "ttL"]]
+    assert got["torchtitan_module_fqns_per_model_part"][0] == ["tok_embeddings"]
+
+
+def test_warning_in_the_dict():
+    got = ppsim.layout("|Ett|tt|ttL", P=4)
+    assert got["warnings"] == [
+        "layout (column 2): E is written in stage 1 (pp 1, vp 0), but Megatron builds the embedding on pp 0, vp 0"
+    ]
+    assert got["megatron_layout"] == "E|(tt|)*2,ttL"
+
+
+@pytest.mark.parametrize(
+    "args, kwargs, code, message",
+    [
+        (["E|(t|)*3,m|m||L", "-P", "2"], dict(P=2), 5,
+         "layout (column 10): an MTP layer m in vp stage 2 of pp rank 0: Megatron puts MTP layers only in a rank's "
+         "last virtual stage"),
+        (["Ett|tL", "-P", "2", "--num-layers", "4"], dict(P=2, num_layers=4), 3,
+         "layout (column 5): 3 decoder layers (t), but num_layers is 4"),
+        (["E|((t)*2)*3|L", "-P", "3"], dict(P=3), 7,
+         "layout (column 4): '(' is not a layer: E, t, m, L, | or a repeat (X)*n, X*n"),
+        (["EtL", "-P", "0"], dict(P=0), 3, "P must be ≥ 1, got 0"),
+    ],
+)
+def test_errors_are_the_clis(args, kwargs, code, message):
+    cli_code, out, err = run_cli("layout", *args)
+    assert cli_code == code and out == ""
+    with pytest.raises(ppsim.Error) as e:
+        ppsim.layout(args[0], **kwargs)
+    assert e.value.code == code
+    assert str(e.value) == message
+    assert err.strip().endswith(message.replace("P must", "-P must"))
+
+
+def test_wrong_type_names_the_keyword():
+    with pytest.raises(TypeError, match="P"):
+        ppsim.layout("EtL", P=[4])
