@@ -58,10 +58,24 @@ Result<Timeline> SimulateScheduleFile(const std::string& path, const Problem& fl
   return SimulateImported(std::move(*imported), flags, shape_given, path);
 }
 
+const std::vector<ExportFormat>& ExportFormats() {
+  static const std::vector<ExportFormat> formats = {
+      {"pytorch-csv", [](const Timeline& t) -> Result<std::string> { return WritePytorchCsv(t.schedule); }},
+      {"text", [](const Timeline& t) -> Result<std::string> { return WriteScheduleText(t.problem, t.schedule); }},
+  };
+  return formats;
+}
+
+std::string ExportFormatList() {
+  std::string list;
+  for (const ExportFormat& f : ExportFormats()) list += (list.empty() ? "" : ", ") + std::string(f.name);
+  return list;
+}
+
 Result<std::string> ExportSchedule(const std::string& format, const Timeline& t) {
-  if (format == "pytorch-csv") return WritePytorchCsv(t.schedule);
-  if (format == "text") return WriteScheduleText(t.problem, t.schedule);
-  return Error::Field(ErrorCode::kUsage, "export", ": '" + format + "' is not one of pytorch-csv, text");
+  for (const ExportFormat& f : ExportFormats())
+    if (format == f.name) return f.write(t);
+  return Error::Field(ErrorCode::kUsage, "export", ": '" + format + "' is not one of " + ExportFormatList());
 }
 
 }  // namespace ppsim::io

@@ -4,6 +4,8 @@
 // (io's RunSearch, which Python's ppsim.search() calls too).
 #include <cstdio>
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "command.h"
 #include "ppsim/io/atomic_file.h"
@@ -62,8 +64,10 @@ const CommandRegistrar search_registrar(35, [](CLI::App& app, int* exit_code) {
   cmd->add_option("--time-limit", o->request.time_limit, "seconds the search may take (default 2)");
   cmd->add_option("--seed", o->request.seed, "seed of the search's random choices (default 1)");
   CLI::Option* json = cmd->add_flag("--json", o->json, "print simulate's JSON plus lower_bound, gap, optimal, ...");
-  cmd->add_option("--export", o->export_format, "write the schedule found instead: pytorch-csv, text")
-      ->check(CLI::IsMember({"pytorch-csv", "text"}))
+  std::vector<std::string> exports;
+  for (const io::ExportFormat& f : io::ExportFormats()) exports.push_back(f.name);
+  cmd->add_option("--export", o->export_format, "write the schedule found instead: " + io::ExportFormatList())
+      ->check(CLI::IsMember(exports))
       ->excludes(json);
   cmd->add_option("-o,--output", o->output, "write to this file (atomically) instead of stdout");
   cmd->callback([o, exit_code, cmd] {

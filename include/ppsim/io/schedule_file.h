@@ -6,6 +6,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "ppsim/error.h"
 #include "ppsim/io/imported_schedule.h"
@@ -31,7 +32,19 @@ Result<Timeline> SimulateImported(ImportedSchedule imported, const Problem& flag
 // ReadScheduleFile + SimulateImported.
 Result<Timeline> SimulateScheduleFile(const std::string& path, const Problem& flags, bool shape_given);
 
-// The schedule of `timeline` as "pytorch-csv" or "text" (kUsage otherwise).
+// The formats a schedule is exported in, one row each: the one table that
+// ExportSchedule, the CLI's --export (simulate, search) and Python's
+// Timeline.to_schedule / SearchResult.order read.
+struct ExportFormat {
+  const char* name;  // --export value
+  Result<std::string> (*write)(const Timeline& timeline);
+};
+const std::vector<ExportFormat>& ExportFormats();
+// Their names, "pytorch-csv, text": for help strings and errors.
+std::string ExportFormatList();
+
+// The schedule of `timeline` in the format named `format` (kUsage, naming
+// the field "export", otherwise).
 Result<std::string> ExportSchedule(const std::string& format, const Timeline& timeline);
 
 }  // namespace ppsim::io
