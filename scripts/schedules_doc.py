@@ -40,7 +40,7 @@ gradient), and a schedule that does not split it runs both as one op. The
 default costs are F = 1 and a backward of 1 (B = W = 1/2, so split runs count
 in half-units); the split schedules below are charted at F = B = W = 1, the
 Zero Bubble paper's setting, as their commands say. The charts are the
-chart `ppsim render --format text` draws, at its default 100 columns:
+chart `ppsim render --format text` draws, at its default 80 columns:
 `F3` where an op starts (`F3c1` for a device's
 second chunk) and `-` through its further cycles, `.` an idle cycle, and
 `idle N` each device's idle cycles. Where the labels do not fit, one letter

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "io/json_dump.h"
-#include "io/text_wrap.h"
+#include "ppsim/text_wrap.h"
 #include "io/simulation_tree.h"
 #include "ppsim/cost_scale.h"
 #include "ppsim/generators.h"

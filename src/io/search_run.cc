@@ -78,7 +78,7 @@ double SearchGap(const SearchResult& r) {
 std::string SearchSummaryLine(const SearchResult& r) {
   const Problem& p = r.timeline.problem;
   std::string s = "search  P=" + std::to_string(p.P) + " M=" + std::to_string(p.M) + " v=" + std::to_string(p.v) +
-                  " comm=" + std::to_string(p.comm) + "  budget " + std::to_string(r.budget) + " " + r.budget_unit +
+                  " comm=" + std::to_string(p.comm) + "\nbudget " + std::to_string(r.budget) + " " + r.budget_unit +
                   "/device: makespan " + std::to_string(r.timeline.makespan) + "  lower bound " +
                   std::to_string(r.lower_bound) + "  gap " + Percent(SearchGap(r)) +
                   (r.optimal ? "  optimal" : "  not proven optimal") + "  (found by " + r.found_by + "; " +

@@ -1,5 +1,6 @@
 #include "ppsim/io/simulation_text.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <vector>
 
@@ -7,6 +8,7 @@
 #include "ppsim/critical_path.h"
 #include "ppsim/memory_bytes.h"
 #include "ppsim/metric_table.h"
+#include "ppsim/text_wrap.h"
 
 namespace ppsim::io {
 
@@ -24,7 +26,10 @@ std::string CriticalPathText(const Timeline& t) {
   return s + "\n";
 }
 
-std::string SimulationSummary(const Timeline& t, const Metrics& m) {
+namespace {
+
+// The summary's lines, unwrapped.
+std::string SummaryLines(const Timeline& t, const Metrics& m) {
   std::string s;
   char line[256];
   std::snprintf(line, sizeof line, "%s  P=%d M=%d v=%d  comm=%lld\n", t.schedule.name.c_str(), t.problem.P,
@@ -49,6 +54,20 @@ std::string SimulationSummary(const Timeline& t, const Metrics& m) {
            std::to_string(bytes.bytes_at_first) + " bytes)\n";
   }
   return s;
+}
+
+}  // namespace
+
+std::string SimulationSummary(const Timeline& t, const Metrics& m, int columns) {
+  const std::string s = SummaryLines(t, m);
+  if (columns <= 0) return s;
+  std::string out;
+  for (size_t at = 0; at < s.size();) {
+    const size_t end = std::min(s.find('\n', at), s.size());
+    out += WrapPhrases(s.substr(at, end - at), static_cast<size_t>(columns));
+    at = end + 1;
+  }
+  return out;
 }
 
 }  // namespace ppsim::io

@@ -1,5 +1,9 @@
 #include "ppsim/jobs/search_report.h"
 
+#include <algorithm>
+
+#include "ppsim/text_wrap.h"
+
 namespace ppsim::jobs {
 
 Result<std::string> SearchReportText(const io::SearchRun& run, const render::TextOptions& options) {
@@ -10,7 +14,15 @@ Result<std::string> SearchReportText(const io::SearchRun& run, const render::Tex
     if (!chart) return chart.error();
     out = *chart + "\n";
   }
-  return out + io::SearchSummaryLine(r);
+  // The summary's lines wrapped between their phrases, as wide as the chart.
+  const size_t columns = static_cast<size_t>(options.columns > 0 ? options.columns : render::kDefaultTextColumns);
+  const std::string summary = io::SearchSummaryLine(r);
+  for (size_t at = 0; at < summary.size();) {
+    const size_t end = std::min(summary.find('\n', at), summary.size());
+    out += WrapPhrases(summary.substr(at, end - at), columns);
+    at = end + 1;
+  }
+  return out;
 }
 
 }  // namespace ppsim::jobs

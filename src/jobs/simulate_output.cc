@@ -27,7 +27,9 @@ Result<std::string> SummaryText(const Run& r, bool chart) {
     if (!drawn) return drawn.error();
     out = *drawn + "\n";
   }
-  out += io::SimulationSummary(r.timeline, r.metrics);
+  // The summary fits the chart's width (80 columns unless told).
+  const int columns = r.request.text.columns > 0 ? r.request.text.columns : render::kDefaultTextColumns;
+  out += io::SimulationSummary(r.timeline, r.metrics, columns);
   if (r.request.critical_path) out += io::CriticalPathText(r.timeline);
   return out;
 }

@@ -7,6 +7,8 @@
 #include <vector>
 
 #include "chart_layout.h"  // Sets
+#include "ppsim/render/text_output.h"
+#include "ppsim/text_wrap.h"
 
 namespace ppsim::render {
 namespace {
@@ -97,7 +99,7 @@ Grid GridFor(const DisplayList& list, int columns) {
 }
 
 // "F forward · B backward · ...": what the letters, dots and gauge mean.
-std::string Legend(const DisplayList& list, const Grid& g) {
+std::string Legend(const DisplayList& list, const Grid& g, int columns) {
   bool chunked = false, pairs = false;  // pairs: two ops on one device at once
   bool any_w = false;                   // only the kinds drawn are listed
   for (const RunSummary& r : list.runs) chunked = chunked || r.problem.v > 1;
@@ -126,7 +128,7 @@ std::string Legend(const DisplayList& list, const Grid& g) {
   if (pairs) s += g.per_tick == 1 ? " · + an overlapped F+B pair" : " · F4c0+B0c1 an overlapped pair";
   if (g.per_column > 1) s += " · one column = " + std::to_string(g.per_column) + " cycles";
   if (list.ticks_per_strip > 1) s += " · values: the most in each " + std::to_string(list.ticks_per_strip) + " cycles";
-  return s + "\n";
+  return WrapPhrases(s, columns);
 }
 
 // "cycle 0     2     4": tick numbers on a 1-2-5 step, never touching.
@@ -260,13 +262,14 @@ std::string ValueLines(const DisplayList& list, const std::vector<std::int64_t>&
 }  // namespace
 
 std::string PaintText(const DisplayList& list, Tick t, int columns, bool ansi) {
-  if (columns <= 0) columns = 100;
+  if (columns <= 0) columns = kDefaultTextColumns;
   const Grid g = GridFor(list, columns);
   const Tick T = std::max<Tick>(1, list.last_tick);
   std::string out;
-  if (!list.title.empty()) out += list.title + "\n";
-  out += list.subtitle + "\n";
-  out += Legend(list, g);
+  // Prose wraps between its phrases (" · ", two spaces, "; ") within the width.
+  if (!list.title.empty()) out += WrapPhrases(list.title, columns, "");
+  out += WrapPhrases(list.subtitle, columns, "");
+  out += Legend(list, g, columns);
   size_t idle_len = 0;
   for (const Item& item : list.items) {
     if (item.role == Role::kIdleCount) idle_len = std::max(idle_len, 6 + std::to_string(item.value).size());
@@ -277,7 +280,7 @@ std::string PaintText(const DisplayList& list, Tick t, int columns, bool ansi) {
     for (const Item& item : list.items) {
       if (item.run == static_cast<int>(r) && item.role == Role::kStatus && item.VisibleAt(t)) status = item.text;
     }
-    out += "\n" + list.runs[r].caption + (status.empty() ? "" : "  [" + status + "]") + "\n";
+    out += "\n" + WrapPhrases(list.runs[r].caption + (status.empty() ? "" : "  [" + status + "]"), columns);
     out += Axis(g, T, ansi);
     for (const Row& row : DeviceRows(list, g, r, t, width)) out += Join(row, ansi, false) + "\n";
     // One gauge row, or one per device (GaugeMode::kDevice), under the chart.
@@ -293,7 +296,7 @@ std::string PaintText(const DisplayList& list, Tick t, int columns, bool ansi) {
   }
   if (t >= list.last_tick && !list.closing.empty()) {
     out += "\n";
-    for (const std::string& line : list.closing) out += line + "\n";
+    for (const std::string& line : list.closing) out += WrapPhrases(line, columns);
   }
   return out;
 }

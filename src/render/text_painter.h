@@ -10,7 +10,7 @@
 
 namespace ppsim::render {
 
-// `columns` is the terminal width (0 = 100). With `ansi`, cells take their
+// `columns` is the terminal width (0 = 80, kDefaultTextColumns). With `ansi`, cells take their
 // items' colours (24-bit escape codes) — for a terminal, not a file.
 std::string PaintText(const DisplayList& list, Tick t, int columns, bool ansi = false);
 

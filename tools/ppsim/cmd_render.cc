@@ -104,7 +104,7 @@ const CommandRegistrar render_registrar(kRenderOrder, [](CLI::App& app, int* exi
   cmd->add_option("--display-width", o->display_width,
                   "pixels wide the picture will be viewed at: text is sized and checked for that width "
                   "(default: the scene's [render] display_width, else 760 for .html and video, else the frame width)");
-  cmd->add_option("--width", o->width, "text: columns (default: the terminal's width, else 100)");
+  cmd->add_option("--width", o->width, "text: columns (default: the terminal's width, else 80)");
   cmd->add_option("--at-tick", o->at_tick, "the frame at this tick instead of the final one (.png .svg text); .html opens there");
   cmd->add_flag("--animated", o->animated, ".svg: an animated SVG (SMIL) instead of the final frame");
   cmd->add_option("--mp4-coding", o->mp4_coding,

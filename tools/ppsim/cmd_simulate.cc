@@ -18,7 +18,7 @@ struct SimulateOptions {
   jobs::SimulateRequest request;
   bool json = false;
   std::string output = "-";
-  int width = 0;  // --format text: columns (0 = the terminal's, else 100)
+  int width = 0;  // --format text: columns (0 = the terminal's, else 80)
 };
 
 // One library call; then says what was written (to a file, not stdout).
@@ -51,7 +51,7 @@ const CommandRegistrar simulate_registrar(10, [](CLI::App& app, int* exit_code) 
       ->check(CLI::IsMember(exports))
       ->excludes(format)
       ->excludes(json);
-  cmd->add_option("--width", o->width, "--format text: columns (default: the terminal's width, else 100)")
+  cmd->add_option("--width", o->width, "--format text and the summary: columns (default: the terminal's width, else 80)")
       ->check(CLI::Range(1, 100000));
   cmd->add_option("--tick-us", o->request.tick_us, "microseconds per tick in --format trace (default 1000)")
       ->check(CLI::Range(std::int64_t{1}, std::int64_t{1'000'000'000}));

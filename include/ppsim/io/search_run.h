@@ -38,8 +38,9 @@ Result<SearchRun> RunSearch(const SearchRequest& request,
 // (makespan - lower bound) / makespan; 0 for an empty timeline.
 double SearchGap(const SearchResult& result);
 
-// The line `ppsim search` prints under its chart (ends in "\n"): budget,
-// makespan, lower bound, gap, who found it, and the best fixed schedule.
+// The two lines `ppsim search` prints under its chart (each ends in "\n"):
+// the problem; then the budget, makespan, lower bound, gap, who found it,
+// and the best fixed schedule.
 std::string SearchSummaryLine(const SearchResult& result);
 
 // The `ppsim search --json` object, one line without its newline: simulate's JSON plus lower_bound, gap,

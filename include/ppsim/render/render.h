@@ -38,7 +38,7 @@ struct RenderOptions {
   // Pixels wide the picture is viewed at (0 = 760 for .html and video, else
   // the frame width): fonts are sized so that no text is under 9 px there.
   int display_width = 0;
-  int text_columns = 0;              // terminal width for text (0 = 100)
+  int text_columns = 0;              // terminal width for text (0 = 80)
   bool text_color = false;           // text: ANSI colours (when stdout is a terminal)
   bool progress = false;             // progress bar on stderr while encoding video
   std::string ffmpeg = "ffmpeg";

@@ -28,8 +28,12 @@ inline constexpr int kTextFrame = kMaxFramePx;
 // (render.h): it is drawn once, not printed on every `simulate`.
 inline constexpr std::int64_t kMaxTextStageMicrobatches = std::int64_t{1} << 18;
 
+// The width text is laid out for when no terminal says otherwise: what
+// `compare` fits when stdout is not a tty.
+inline constexpr int kDefaultTextColumns = 80;
+
 struct TextOptions {
-  int columns = 0;    // terminal width (0 = 100)
+  int columns = 0;    // terminal width (0 = kDefaultTextColumns)
   bool ansi = false;  // the palette's colours, for a terminal
 };
 

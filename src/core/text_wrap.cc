@@ -1,8 +1,8 @@
-#include "io/text_wrap.h"
+#include "ppsim/text_wrap.h"
 
 #include <algorithm>
 
-namespace ppsim::io {
+namespace ppsim {
 namespace {
 
 std::vector<std::string> Words(const std::string& text) {
@@ -32,6 +32,32 @@ std::vector<std::string> Lines(const std::string& text, size_t width) {
   }
   if (!line.empty() || out.empty()) out.push_back(line);
   return out;
+}
+
+// The phrases of `text`: pieces between two spaces, " · " or "; ", each
+// with the separator that follows it ("" after the last).
+struct Phrase {
+  std::string text;
+  std::string sep;
+};
+std::vector<Phrase> Phrases(const std::string& text) {
+  static const char* const kSeps[] = {"  ", " \u00B7 ", "; "};
+  std::vector<Phrase> out;
+  size_t at = 0;
+  for (;;) {
+    size_t best = std::string::npos;
+    std::string sep;
+    for (const char* s : kSeps) {
+      const size_t p = text.find(s, at);
+      if (p < best) best = p, sep = s;
+    }
+    if (best == std::string::npos) {
+      out.push_back({text.substr(at), ""});
+      return out;
+    }
+    out.push_back({text.substr(at, best - at), sep});
+    at = best + sep.size();
+  }
 }
 
 void Pad(std::string& s, size_t to) {
@@ -84,6 +110,41 @@ std::string WrapWords(const std::string& text, size_t columns, const std::string
   return out;
 }
 
+std::string WrapPhrases(const std::string& text, size_t columns, const std::string& indent) {
+  if (TextColumns(text) <= columns) return text + "\n";
+  const size_t inner = columns > TextColumns(indent) + 8 ? columns - TextColumns(indent) : 8;
+  std::vector<std::string> lines;
+  std::string line, sep;  // the line so far, and the separator owed before the next phrase
+  bool started = false;
+  auto room = [&] { return lines.empty() ? columns : inner; };
+  for (const Phrase& p : Phrases(text)) {
+    if (!started || TextColumns(line + sep + p.text) <= room()) {
+      line += (started ? sep : "") + p.text;
+    } else {  // a break: the separator's mark ends the line, its spaces go
+      while (!sep.empty() && sep.back() == ' ') sep.pop_back();
+      lines.push_back(line + sep);
+      line = p.text;
+    }
+    started = true;
+    if (TextColumns(line) > room()) {  // one phrase wider than a line: at its words
+      const std::vector<std::string> first = Lines(line, room());
+      if (first.size() > 1) {  // the rest narrower by the indent
+        lines.push_back(first[0]);
+        std::string rest;
+        for (size_t k = 1; k < first.size(); ++k) rest += (k > 1 ? " " : "") + first[k];
+        const std::vector<std::string> more = Lines(rest, inner);
+        for (size_t k = 0; k + 1 < more.size(); ++k) lines.push_back(more[k]);
+        line = more.back();
+      }
+    }
+    sep = p.sep;
+  }
+  lines.push_back(line);
+  std::string out;
+  for (size_t i = 0; i < lines.size(); ++i) out += (i == 0 ? "" : indent) + lines[i] + "\n";
+  return out;
+}
+
 std::string FitTable(const std::vector<std::vector<std::string>>& table, size_t columns) {
   size_t n = 0;
   for (const auto& row : table) n = std::max(n, row.size());
@@ -117,4 +178,4 @@ std::string FitTable(const std::vector<std::vector<std::string>>& table, size_t 
   return out;
 }
 
-}  // namespace ppsim::io
+}  // namespace ppsim
