@@ -13,6 +13,7 @@ mode=${PPSIM_SETUP:-all}
 packages=(
   cmake g++ make pkg-config
   libcli11-dev nlohmann-json3-dev libtomlplusplus-dev              # CLI, JSON, scene files
+  zlib1g-dev                                                       # gzip profiler traces (explain)
   libcairo2-dev libpango1.0-dev fonts-dejavu-core                  # rendering
   ffmpeg                                                           # video
 )

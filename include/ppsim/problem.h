@@ -98,6 +98,14 @@ struct Problem {
   std::int64_t ticks_per_unit = 0;
   // Bytes held per device and its limit (memory_bytes.h); off by default.
   MemoryModel memory;
+  // Optional duration of every op, in ticks, by OpId (Space().size()
+  // values; ids no op uses are ignored): a measured run replayed with each
+  // op's own duration (`ppsim explain`). Empty (the default) = `costs`, one
+  // value per kind and stage. When given it replaces `costs` for every op
+  // Place() places: a full backward lasts its B id's entry, an overlapped
+  // pair its slot's first op's. Values in [0, kMaxCost]; the timeline then
+  // stores every start (timeline.h). Not scaled by ScaleCosts().
+  std::vector<Tick> op_durations;
 
   int stages() const { return P * v; }
   // The op-id space of this problem (two chains for kDualPipe).

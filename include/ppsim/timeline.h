@@ -27,14 +27,15 @@ struct PlacedOp {
 
 // An op's start is its end minus its row's cost (Costs::Of its kind and
 // stage) unless its slot is compound: an overlapped pair or a full backward
-// (Place's SlotDuration). So starts are stored only for schedules with a
-// compound slot; for the others Start() computes them, and a run of 8.4 M
+// (Place's SlotDuration), or ops have their own durations
+// (Problem::op_durations). So starts are stored only for those; for the
+// others Start() computes them, and a run of 8.4 M
 // ops first-touches 67 MB less (docs/performance.md).
 struct Timeline {
   Problem problem;
   Schedule schedule;
   std::vector<Tick> end;           // by OpId; -1 for ids the schedule does not use
-  std::vector<Tick> stored_start;  // by OpId (-1 likewise) if a slot is compound, else empty
+  std::vector<Tick> stored_start;  // by OpId (-1 likewise) if a slot is compound or op_durations given, else empty
   Tick makespan = 0;
 
   bool Has(OpId id) const { return id >= 0 && id < static_cast<OpId>(end.size()) && end[id] >= 0; }

@@ -126,8 +126,12 @@ struct Block {
 // The hot loop: places `lane`'s ops from its cursor until one waits on an op
 // not placed yet, writing each op's end. Pairs and full backwards go to
 // `compound` (their start is not their end minus their row's duration).
+// kPerOp: every slot lasts its entry in Problem::op_durations (`per_op`)
+// instead of its row's cost; a separate instantiation, so the usual path
+// reads no table and takes no extra branch.
+template <bool kPerOp>
 inline Block RunLane(Lane& lane, const RowDecoder rows, Tick* const end, const Problem& problem, const OpSpace& space,
-                     std::vector<Slot>& compound) {
+                     std::vector<Slot>& compound, const Tick* const per_op) {
   const Slot* const queue = lane.queue;
   const size_t size = lane.size;
   size_t i = lane.cursor;
@@ -151,6 +155,7 @@ inline Block RunLane(Lane& lane, const RowDecoder rows, Tick* const end, const P
       ready = std::max(ready, e + r.latency);
     }
     Tick duration = r.duration;
+    if constexpr (kPerOp) duration = per_op[slot.op];
     if (slot.pair()) [[unlikely]] {
       OpId dep2;
       const Row& r2 = rows.Decode(slot.overlapped, dep2);
@@ -159,11 +164,11 @@ inline Block RunLane(Lane& lane, const RowDecoder rows, Tick* const end, const P
         if (e < 0) { block = {dep2, r2.dep_device}; break; }
         ready = std::max(ready, e + r2.latency);
       }
-      duration = SlotDuration(problem, space, slot);
+      if constexpr (!kPerOp) duration = SlotDuration(problem, space, slot);
       end[slot.overlapped] = ready + duration;
       compound.push_back(slot);
     } else if (slot.full) [[unlikely]] {
-      duration = SlotDuration(problem, space, slot);
+      if constexpr (!kPerOp) duration = SlotDuration(problem, space, slot);
       compound.push_back(slot);
     }
     now = end[slot.op] = ready + duration;
@@ -176,8 +181,10 @@ inline Block RunLane(Lane& lane, const RowDecoder rows, Tick* const end, const P
 // Runs devices until every one is finished or parked; a device is runnable,
 // parked or finished, so P slots hold every runnable one. Returns the number
 // of devices that placed their whole queue (P unless deadlocked).
+template <bool kPerOp>
 int PlaceEnds(const Problem& problem, const OpSpace& space, const RowDecoder rows, std::vector<Lane>& lanes,
               Tick* const end, std::vector<Slot>& compound) {
+  const Tick* const per_op = kPerOp ? problem.op_durations.data() : nullptr;
   const int P = problem.P;
   std::vector<int> runnable(P);
   int top = 0;
@@ -185,7 +192,7 @@ int PlaceEnds(const Problem& problem, const OpSpace& space, const RowDecoder row
   int finished = 0;
   while (top > 0) {
     const int d = runnable[--top];
-    const Block block = RunLane(lanes[d], rows, end, problem, space, compound);
+    const Block block = RunLane<kPerOp>(lanes[d], rows, end, problem, space, compound, per_op);
     if (block.op == kNoOp) {
       ++finished;
     } else {  // park d on the device that will place the op it waits on
@@ -233,7 +240,8 @@ std::string DeadlockMessage(const Problem& problem, const OpSpace& space, const 
 }
 
 // Starts from ends, in one sequential pass (the hot loop writes only ends),
-// then the compound slots, whose duration is not their row's.
+// then the compound slots, whose duration is not their row's. With
+// Problem::op_durations every start is its end minus its own entry.
 void FillStarts(const Problem& problem, const OpSpace& space, const std::vector<Row>& rows,
                 const std::vector<Slot>& compound, Timeline& t) {
   const OpId S = space.stages();
@@ -241,6 +249,13 @@ void FillStarts(const Problem& problem, const OpSpace& space, const std::vector<
   t.stored_start.resize(t.end.size());
   const Tick* const end = t.end.data();
   Tick* const start = t.stored_start.data();
+  if (!problem.op_durations.empty()) {
+    const Tick* const per_op = problem.op_durations.data();
+    for (size_t id = 0; id < t.end.size(); ++id) start[id] = end[id] < 0 ? -1 : end[id] - per_op[id];
+    for (const Slot& slot : compound)
+      if (slot.pair()) start[slot.overlapped] = start[slot.op];
+    return;
+  }
   for (OpId q = 0; q < static_cast<OpId>(t.end.size() / S); ++q) {
     const Row* row = &rows[(q < two_m ? (q & 1) : 2) * S];
     for (OpId s = 0; s < S; ++s) {
@@ -279,11 +294,14 @@ Error PlaceInto(const Problem& problem, Schedule&& schedule, Timeline& t) {
     lanes[d].size = schedule.devices[d].size();
   }
   std::vector<Slot> compound;  // pairs and full backwards
-  if (PlaceEnds(problem, space, decoder, lanes, t.end.data(), compound) != problem.P)
-    return Fail(ErrorCode::kDeadlock, DeadlockMessage(problem, space, lanes));
-  // Starts are stored only when a slot is compound (timeline.h).
+  const bool per_op = !problem.op_durations.empty();
+  const int placed = per_op ? PlaceEnds<true>(problem, space, decoder, lanes, t.end.data(), compound)
+                            : PlaceEnds<false>(problem, space, decoder, lanes, t.end.data(), compound);
+  if (placed != problem.P) return Fail(ErrorCode::kDeadlock, DeadlockMessage(problem, space, lanes));
+  // Starts are stored only when a slot is compound or ops have their own
+  // durations (timeline.h).
   t.stored_start.clear();
-  if (!compound.empty()) FillStarts(problem, space, rows, compound, t);
+  if (!compound.empty() || per_op) FillStarts(problem, space, rows, compound, t);
 
   Tick makespan = 0;
   for (const Lane& lane : lanes) makespan = std::max(makespan, lane.free_at);

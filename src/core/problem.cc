@@ -65,6 +65,12 @@ std::optional<Tick> WorkBound(const Problem& p) {
   }
   std::optional<Tick> work = CheckedMul<Tick>(per_microbatch, p.M);
   if (!work) return std::nullopt;
+  if (!p.op_durations.empty()) {  // measured durations: their sum, plus three hops per op
+    __int128 sum = static_cast<__int128>(3) * max_comm * S * p.M;
+    for (Tick d : p.op_durations) sum += d;  // each ≤ 2^40, at most kMaxOps of them: no overflow
+    if (sum > kMaxWork) return std::nullopt;
+    work = std::max(*work, static_cast<Tick>(sum));
+  }
   return CheckedMul<Tick>(*work, p.P);
 }
 
@@ -142,6 +148,15 @@ Error ValidateProblem(const Problem& p) {
       if (p.comm_hops[i] < 0 || p.comm_hops[i] > kMaxCost)
         return bad("comm hop " + std::to_string(i) + " must be in [0, " + std::to_string(kMaxCost) + "], got " +
                    std::to_string(p.comm_hops[i]));
+  }
+  if (!p.op_durations.empty()) {
+    if (static_cast<std::int64_t>(p.op_durations.size()) != p.Space().size())
+      return bad("op durations: " + std::to_string(p.op_durations.size()) + " values given, need one per op id (" +
+                 std::to_string(p.Space().size()) + ")");
+    for (size_t i = 0; i < p.op_durations.size(); ++i)
+      if (p.op_durations[i] < 0 || p.op_durations[i] > kMaxCost)
+        return bad("op duration of " + OpName(p.Space().At(static_cast<OpId>(i))) + " must be in [0, " +
+                   std::to_string(kMaxCost) + "], got " + std::to_string(p.op_durations[i]));
   }
   if (std::optional<Tick> work = WorkBound(p); !work || *work > kMaxWork)
     return Fail(ErrorCode::kTooLarge,

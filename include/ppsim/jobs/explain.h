@@ -1,0 +1,100 @@
+// `ppsim explain`'s library half: a measured pipeline-parallel training
+// step, read from one PyTorch profiler trace per rank (io/kineto_trace.h),
+// explained against ppsim's exact placement (docs/explain.md).
+//
+// What it finds: each rank's compute order as PyTorch action strings and
+// the registry schedule it equals, if any; the stage -> rank map, P, M, v;
+// the fitted costs (median GPU time per stage and kind) and per-hop
+// latencies; the ranks' clock skews. Then three runs on one axis, each in
+// exact integer ns: measured (the trace, skew-corrected), replay (the same
+// orders placed with every op's measured duration and the fitted
+// latencies) and ideal (the same orders with the median costs, the faults
+// found removed). Findings are ranked by lost_us: how much sooner the step
+// would end without their cause, by re-placing the run with it removed.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "ppsim/error.h"
+#include "ppsim/op.h"
+
+namespace ppsim::jobs {
+
+struct ExplainOptions {
+  std::int64_t step = -1;   // ProfilerStep#N; -1: each rank's last complete step
+  std::string expect_file;  // a cost file (docs/costs.md, ticks = ns) of expected costs; "" = none
+  bool equal_stages = false;  // stages are declared equal: expect each kind's median over stages
+};
+
+// Median GPU time of one (stage, kind), in ns, and its spread.
+struct FittedCost {
+  char kind = 'F';      // PyTorch's letter: F, B (full backward), I (input gradient), W
+  Tick median = 0;
+  Tick spread = 0;      // median absolute deviation
+  int count = 0;
+};
+
+struct StageCosts {
+  int stage = 0;
+  int rank = 0;
+  std::vector<FittedCost> kinds;  // in the order F, B, I, W, those the run has
+};
+
+struct Hop {
+  int a = 0;  // ranks, a < b
+  int b = 0;
+  Tick latency = 0;    // ns, fitted
+  int pairs = 0;       // dependency pairs seen across it
+};
+
+struct RunFigures {
+  Tick makespan = 0;        // ns
+  std::vector<Tick> busy;   // per rank
+  std::vector<Tick> idle;   // makespan - busy
+};
+
+struct Finding {
+  std::string kind;        // hiccup, slow_link, straggler, host_bound, order
+  int rank = -1;           // -1: none
+  std::vector<int> ranks;  // a hop's two ranks, else empty
+  std::string op;          // "1B2" for a hiccup, a schedule name for order, else ""
+  Tick lost = 0;           // ns
+  std::string text;        // one line
+};
+
+struct ExplainReport {
+  std::vector<std::string> files;  // by rank
+  std::int64_t step = -1;          // rank 0's step (-1: no ProfilerStep)
+  int P = 0, M = 0, v = 0;
+  bool split = false;              // I/W actions present
+  std::string placement;           // "loop" or "v-shape"
+  std::string schedule;            // the registry schedule equal to the orders; "" = none
+  std::vector<std::vector<std::string>> orders;  // per rank, compute actions as PyTorch strings
+  std::vector<int> stage_to_rank;
+  std::vector<StageCosts> costs;
+  std::vector<Hop> hops;
+  std::vector<Tick> skew;          // ns per rank, rank 0 = 0: subtract from a rank's times
+  RunFigures measured, replay, ideal;
+  std::vector<Finding> findings;   // by lost, largest first
+};
+
+// Reads `paths` (files, or folders whose *.json / *.json.gz files are read;
+// a folder's JSON files without traceEvents are skipped). Errors: those of
+// ReadKinetoTrace; kInvalidValue for two files claiming one rank or a rank
+// missing; kBadSchedule naming the action for actions that are not a legal
+// schedule; kDeadlock for orders that cannot complete; kIo, kParse and
+// kInvalidValue for the expect file.
+Result<ExplainReport> Explain(const std::vector<std::string>& paths, const ExplainOptions& options);
+
+// `ppsim explain --json`: orders, stage_to_rank, costs_us, hops,
+// measured/replay/ideal, skew_us, findings, and the schedule's shape.
+std::string ExplainJson(const ExplainReport& report);
+// The text report.
+std::string ExplainText(const ExplainReport& report);
+// A cost file (docs/costs.md) of the fitted costs and latencies in ns ticks,
+// for `simulate --cost-file` and `--expect`.
+std::string ExplainCostFile(const ExplainReport& report);
+
+}  // namespace ppsim::jobs

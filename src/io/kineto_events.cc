@@ -1,0 +1,249 @@
+// The SAX pass over a Kineto trace: a handler that keeps only the fields it
+// needs of each event (ph, cat, name, ts, dur, args' External id and
+// correlation) and drops the event at its closing brace unless it is one of
+// the kinds KinetoEvents keeps. Nothing else of the document is stored.
+#include "io/kineto_events.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <cstdlib>
+#include <string_view>
+
+#include "ppsim/io/kineto_trace.h"
+
+namespace ppsim::io {
+namespace {
+
+using json = nlohmann::json;
+
+enum class Ctx : std::uint8_t { kTop, kEvents, kEvent, kArgs, kDist, kOther };
+enum class Cat : std::uint8_t { kOther, kUserAnnotation, kGpuUserAnnotation, kLaunch, kKernel };
+
+Cat CatOf(std::string_view cat) {
+  if (cat == "user_annotation") return Cat::kUserAnnotation;
+  if (cat == "gpu_user_annotation") return Cat::kGpuUserAnnotation;
+  if (cat == "cuda_runtime" || cat == "cuda_driver") return Cat::kLaunch;
+  if (cat == "kernel" || cat == "gpu_memcpy" || cat == "gpu_memset") return Cat::kKernel;
+  return Cat::kOther;
+}
+
+// One event's fields, reset at each event's opening brace.
+struct Event {
+  Cat cat = Cat::kOther;
+  char ph = 0;
+  std::string name;
+  Tick ts = 0;
+  Tick dur = 0;
+  bool has_ts = false;
+  std::int64_t ext_id = -1;
+  std::int64_t correlation = -1;
+};
+
+class Handler {
+ public:
+  explicit Handler(KinetoEvents& out) : out_(out) { stack_.reserve(16); }
+
+  bool null() { return true; }
+  bool boolean(bool) { return true; }
+  bool number_integer(json::number_integer_t v) { return Integer(v); }
+  bool number_unsigned(json::number_unsigned_t v) {
+    return Integer(v > static_cast<std::uint64_t>(INT64_MAX) ? INT64_MAX : static_cast<std::int64_t>(v));
+  }
+  bool number_float(json::number_float_t, const std::string& text) {
+    if (stack_.empty() || stack_.back() != Ctx::kEvent) return true;
+    if (key_ == Key::kTs || key_ == Key::kDur) {
+      Tick ns = 0;
+      if (!MicrosecondsToNs(text.data(), text.size(), ns)) return true;
+      Time(ns);
+    }
+    return true;
+  }
+  bool string(std::string& s) {
+    if (stack_.empty() || stack_.back() != Ctx::kEvent) return true;
+    if (key_ == Key::kPh) ev_.ph = s.empty() ? 0 : s[0];
+    else if (key_ == Key::kCat) ev_.cat = CatOf(s);
+    else if (key_ == Key::kName) ev_.name = std::move(s);
+    return true;
+  }
+  bool binary(json::binary_t&) { return true; }
+  bool start_object(std::size_t) {
+    Ctx c = Ctx::kOther;
+    if (stack_.empty()) c = Ctx::kTop;
+    else if (stack_.back() == Ctx::kEvents) c = Ctx::kEvent;
+    else if (stack_.back() == Ctx::kEvent && key_ == Key::kArgs) c = Ctx::kArgs;
+    else if (stack_.back() == Ctx::kTop && key_ == Key::kDistributed) c = Ctx::kDist;
+    if (c == Ctx::kEvent) ev_ = Event{};
+    stack_.push_back(c);
+    key_ = Key::kNone;
+    return true;
+  }
+  bool key(std::string& k) {
+    key_ = Key::kNone;
+    switch (stack_.back()) {
+      case Ctx::kTop:
+        if (k == "traceEvents") key_ = Key::kTraceEvents;
+        else if (k == "distributedInfo") key_ = Key::kDistributed;
+        else if (k == "baseTimeNanoseconds") key_ = Key::kBase;
+        break;
+      case Ctx::kEvent:
+        if (k == "ph") key_ = Key::kPh;
+        else if (k == "cat") key_ = Key::kCat;
+        else if (k == "name") key_ = Key::kName;
+        else if (k == "ts") key_ = Key::kTs;
+        else if (k == "dur") key_ = Key::kDur;
+        else if (k == "args") key_ = Key::kArgs;
+        break;
+      case Ctx::kArgs:
+        if (k == "External id") key_ = Key::kExternalId;
+        else if (k == "correlation") key_ = Key::kCorrelation;
+        break;
+      case Ctx::kDist:
+        if (k == "rank") key_ = Key::kRank;
+        else if (k == "world_size") key_ = Key::kWorldSize;
+        break;
+      default: break;
+    }
+    return true;
+  }
+  bool end_object() {
+    const Ctx c = stack_.back();
+    stack_.pop_back();
+    if (c == Ctx::kEvent) Keep();
+    // Back in an event after its args: no key is pending.
+    key_ = Key::kNone;
+    return true;
+  }
+  bool start_array(std::size_t) {
+    const bool events = !stack_.empty() && stack_.back() == Ctx::kTop && key_ == Key::kTraceEvents;
+    out_.has_trace_events = out_.has_trace_events || events;
+    stack_.push_back(events ? Ctx::kEvents : Ctx::kOther);
+    key_ = Key::kNone;
+    return true;
+  }
+  bool end_array() {
+    stack_.pop_back();
+    key_ = Key::kNone;
+    return true;
+  }
+  bool parse_error(std::size_t position, const std::string&, const nlohmann::detail::exception& ex) {
+    error_position_ = position;
+    std::string what = ex.what();
+    // "[json.exception.parse_error.101] parse error at line 1, column 5: syntax error while parsing ..."
+    if (const size_t colon = what.find(": "); colon != std::string::npos) what = what.substr(colon + 2);
+    error_ = what;
+    return false;
+  }
+
+  std::size_t error_position_ = 0;
+  std::string error_;
+
+ private:
+  enum class Key : std::uint8_t {
+    kNone, kTraceEvents, kDistributed, kBase, kPh, kCat, kName, kTs, kDur, kArgs, kExternalId, kCorrelation,
+    kRank, kWorldSize
+  };
+
+  bool Integer(std::int64_t v) {
+    if (stack_.empty()) return true;
+    switch (stack_.back()) {
+      case Ctx::kTop:
+        if (key_ == Key::kBase) out_.base_ns = v, out_.has_base = true;
+        break;
+      case Ctx::kDist:
+        if (key_ == Key::kRank) out_.rank = v < 0 || v > INT32_MAX ? -2 : static_cast<int>(v);
+        else if (key_ == Key::kWorldSize) out_.world_size = v < 0 || v > INT32_MAX ? 0 : static_cast<int>(v);
+        break;
+      case Ctx::kEvent:
+        if ((key_ == Key::kTs || key_ == Key::kDur) && v < INT64_MAX / 1000) Time(v * 1000);
+        break;
+      case Ctx::kArgs:
+        if (key_ == Key::kExternalId) ev_.ext_id = v;
+        else if (key_ == Key::kCorrelation) ev_.correlation = v;
+        break;
+      default: break;
+    }
+    return true;
+  }
+  void Time(Tick ns) {
+    if (key_ == Key::kTs) ev_.ts = ns, ev_.has_ts = true;
+    else ev_.dur = ns;
+  }
+  void Keep() {
+    ++out_.events;
+    if (!ev_.has_ts) return;
+    const std::string_view name = ev_.name;
+    switch (ev_.cat) {
+      case Cat::kUserAnnotation:
+        if (ev_.ph != 'X') return;
+        if (name.starts_with("PP:"))
+          out_.pp.push_back({std::string(name.substr(3)), ev_.ts, ev_.ts + ev_.dur, ev_.ext_id});
+        else if (name.starts_with("ProfilerStep#"))
+          out_.steps.push_back({std::string(name.substr(13)), ev_.ts, ev_.ts + ev_.dur, ev_.ext_id});
+        return;
+      case Cat::kGpuUserAnnotation:
+        if (ev_.ph == 'X' && name.starts_with("PP:")) out_.gpu_pp.push_back({ev_.ext_id, ev_.ts, ev_.ts + ev_.dur});
+        return;
+      case Cat::kLaunch:
+        if (ev_.correlation >= 0) out_.launches.push_back({ev_.ts, ev_.correlation});
+        return;
+      case Cat::kKernel:
+        if (ev_.ph == 'X' && ev_.correlation >= 0)
+          out_.kernels.push_back({ev_.correlation, ev_.ts, ev_.ts + ev_.dur, name.starts_with("nccl")});
+        return;
+      case Cat::kOther: return;
+    }
+  }
+
+  KinetoEvents& out_;
+  std::vector<Ctx> stack_;
+  Key key_ = Key::kNone;
+  Event ev_;
+};
+
+}  // namespace
+
+Result<KinetoEvents> CollectKinetoEvents(KinetoSource& source) {
+  KinetoEvents out;
+  Handler handler(out);
+  const bool ok = json::sax_parse(KinetoByteIterator(&source), KinetoByteIterator(), &handler);
+  if (source.failed()) return Fail(ErrorCode::kIo, "byte " + std::to_string(source.consumed()) + ": " + source.error());
+  if (!ok) return Fail(ErrorCode::kParse, "byte " + std::to_string(handler.error_position_) + ": " + handler.error_);
+  return out;
+}
+
+bool MicrosecondsToNs(const char* text, size_t size, Tick& ns) {
+  size_t i = 0;
+  const bool negative = size > 0 && text[0] == '-';
+  if (negative) ++i;
+  Tick whole = 0;
+  size_t digits = 0;
+  for (; i < size && text[i] >= '0' && text[i] <= '9'; ++i, ++digits) {
+    if (whole > (INT64_MAX / 10000)) return false;
+    whole = whole * 10 + (text[i] - '0');
+  }
+  if (digits == 0) return false;
+  Tick frac = 0;  // ns below the µs
+  if (i < size && text[i] == '.') {
+    ++i;
+    int k = 0;
+    bool round_up = false;
+    for (; i < size && text[i] >= '0' && text[i] <= '9'; ++i, ++k) {
+      if (k < 3) frac = frac * 10 + (text[i] - '0');
+      else if (k == 3) round_up = text[i] >= '5';
+    }
+    for (; k < 3; ++k) frac *= 10;
+    frac += round_up ? 1 : 0;
+  }
+  if (i != size) {  // an exponent: through double, rounded to ns
+    const double us = std::strtod(std::string(text, size).c_str(), nullptr);
+    if (!(us > -9.2e15 && us < 9.2e15)) return false;
+    ns = static_cast<Tick>(us * 1000.0 + (us >= 0 ? 0.5 : -0.5));
+    return true;
+  }
+  ns = whole * 1000 + frac;
+  if (negative) ns = -ns;
+  return true;
+}
+
+}  // namespace ppsim::io

@@ -1,0 +1,71 @@
+#include "io/kineto_source.h"
+
+#include <unistd.h>
+#include <zlib.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+
+#include "ppsim/io/atomic_file.h"
+
+namespace ppsim::io {
+namespace {
+
+constexpr size_t kChunk = size_t{1} << 20;
+
+bool EndsWith(const std::string& s, const char* suffix) {
+  const size_t n = std::strlen(suffix);
+  return s.size() >= n && s.compare(s.size() - n, n, suffix) == 0;
+}
+
+}  // namespace
+
+Result<std::unique_ptr<KinetoSource>> KinetoSource::Open(const std::string& path) {
+  std::unique_ptr<KinetoSource> s(new KinetoSource());
+  s->file_ = std::fopen(path.c_str(), "rb");
+  if (s->file_ == nullptr)
+    return Fail(ErrorCode::kIo, DisplayPath(path) + ": cannot read: " + std::strerror(errno));
+  unsigned char magic[2] = {0, 0};
+  const size_t got = std::fread(magic, 1, 2, s->file_);
+  const bool is_gzip = got == 2 && magic[0] == 0x1f && magic[1] == 0x8b;
+  if (EndsWith(path, ".gz") && !is_gzip)
+    return Fail(ErrorCode::kIo, DisplayPath(path) + ": named .gz but is not gzip (no 1f 8b magic bytes)");
+  std::rewind(s->file_);
+  if (is_gzip) {
+    const int fd = dup(fileno(s->file_));
+    s->gz_ = fd < 0 ? nullptr : gzdopen(fd, "rb");
+    if (s->gz_ == nullptr) return Fail(ErrorCode::kIo, DisplayPath(path) + ": cannot open as gzip");
+    gzbuffer(static_cast<gzFile>(s->gz_), 1 << 17);
+  }
+  s->chunk_.resize(kChunk);
+  s->pos_ = s->end_ = s->chunk_.data();
+  return s;
+}
+
+KinetoSource::~KinetoSource() {
+  if (gz_ != nullptr) gzclose(static_cast<gzFile>(gz_));
+  if (file_ != nullptr) std::fclose(file_);
+}
+
+bool KinetoSource::Refill() {
+  if (!error_.empty()) return false;
+  consumed_ += end_ - chunk_.data();
+  std::int64_t n = 0;
+  if (gz_ != nullptr) {
+    n = gzread(static_cast<gzFile>(gz_), chunk_.data(), static_cast<unsigned>(chunk_.size()));
+    if (n < 0) {
+      int code = 0;
+      error_ = std::string("corrupt gzip data: ") + gzerror(static_cast<gzFile>(gz_), &code);
+      n = 0;
+    }
+  } else {
+    n = static_cast<std::int64_t>(std::fread(chunk_.data(), 1, chunk_.size(), file_));
+    if (n == 0 && std::ferror(file_)) error_ = std::string("read error: ") + std::strerror(errno);
+  }
+  pos_ = chunk_.data();
+  end_ = chunk_.data() + n;
+  return n > 0;
+}
+
+}  // namespace ppsim::io

@@ -1,0 +1,75 @@
+// What the parts of `ppsim explain` (src/jobs/explain*.cc) hand each other:
+// the measured ops of every rank and the pipeline they form.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "ppsim/io/kineto_trace.h"
+#include "ppsim/jobs/explain.h"
+#include "ppsim/problem.h"
+#include "ppsim/schedule.h"
+
+namespace ppsim::jobs::explain {
+
+// One compute action as it ran.
+struct MeasuredOp {
+  std::string action;  // "1B2"
+  int rank = 0;
+  int stage = 0;
+  int microbatch = 0;
+  char letter = 'F';   // F, B (full backward), I, W
+  OpKind kind = OpKind::kF;
+  Tick start = 0;      // GPU, ns; the rank's clock until FitClock corrects it
+  Tick end = 0;
+  Tick cpu_start = 0;
+  Tick first_launch = -1;
+  Tick duration() const { return end - start; }
+};
+
+// The schedule as run: ppsim's problem and order, and the measured ops.
+struct Pipeline {
+  Problem problem;    // P, M, v, placement; costs and latencies not set
+  Schedule schedule;  // one slot per compute op, in each rank's order
+  std::vector<std::vector<MeasuredOp>> ops;  // per rank, in order
+  std::vector<int> stage_to_rank;
+  bool split = false;
+};
+
+// The pipeline the traces (indexed by rank) ran; kBadSchedule naming the
+// action when they do not form one.
+Result<Pipeline> BuildPipeline(const std::vector<io::KinetoTrace>& traces);
+// The registry schedule whose order equals the pipeline's, or "".
+std::string MatchRegistry(const Pipeline& pipeline);
+
+// Skews and hop latencies from the dependency pairs across ranks; moves
+// every op onto rank 0's clock (report.skew, report.hops).
+void FitClock(Pipeline& pipeline, ExplainReport& report);
+// Median costs per stage and kind (report.costs).
+void FitCosts(const Pipeline& pipeline, ExplainReport& report);
+
+// The latency of the dependency from stage a to stage b (adjacent), from
+// the fitted hops; 0 on one rank.
+Tick HopLatency(const Pipeline& pipeline, const std::vector<Hop>& hops, int a, int b);
+
+// Places the pipeline's orders with `durations` (by OpId) and `hops`; the
+// figures of the run. kDeadlock if the orders cannot complete.
+Result<RunFigures> PlaceRun(const Pipeline& pipeline, std::vector<Tick> durations, const std::vector<Hop>& hops);
+// Every op's measured duration, by OpId.
+std::vector<Tick> MeasuredDurations(const Pipeline& pipeline);
+// The measured run's figures (after FitClock).
+RunFigures MeasuredFigures(const Pipeline& pipeline);
+
+// Expected costs (ns) per stage and letter, from --expect or --equal-stages;
+// empty when neither is given.
+struct Expected {
+  std::vector<std::vector<Tick>> by_stage;  // [stage][F, B, I, W]; 0 = unknown
+  bool empty() const { return by_stage.empty(); }
+};
+Result<Expected> LoadExpected(const Pipeline& pipeline, const ExplainReport& report, const ExplainOptions& options);
+int LetterIndex(char letter);  // F 0, B 1, I 2, W 3
+
+// Ranks the findings and fills report.ideal (faults removed).
+Error FindCauses(const Pipeline& pipeline, const Expected& expected, ExplainReport& report);
+
+}  // namespace ppsim::jobs::explain

@@ -1,0 +1,55 @@
+// ppsim explain TRACE... [--step N] [--expect COSTFILE | --equal-stages] [--json] [--export-costs FILE] [-o FILE]
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "command.h"
+#include "ppsim/io/atomic_file.h"
+#include "ppsim/jobs/explain.h"
+
+namespace ppsim::cli {
+namespace {
+
+struct ExplainCliOptions {
+  std::vector<std::string> traces;
+  jobs::ExplainOptions options;
+  bool json = false;
+  std::string export_costs;
+  std::string output = "-";
+};
+
+int Run(const ExplainCliOptions& o) {
+  Result<jobs::ExplainReport> report = jobs::Explain(o.traces, o.options);
+  if (!report) return Report(report.error());
+  if (!o.export_costs.empty()) {
+    if (Error e = io::WriteFileAtomically(o.export_costs, jobs::ExplainCostFile(*report)); !e.ok()) return Report(e);
+    std::fprintf(stderr, "ppsim: wrote %s\n", io::DisplayPath(o.export_costs).c_str());
+  }
+  const std::string out = o.json ? jobs::ExplainJson(*report) : jobs::ExplainText(*report);
+  if (Error e = io::WriteFileAtomically(o.output, out); !e.ok()) return Report(e);
+  return 0;
+}
+
+const CommandRegistrar explain_registrar(37, [](CLI::App& app, int* exit_code) {
+  auto o = std::make_shared<ExplainCliOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "explain", "read the PyTorch profiler traces of a pipeline-parallel training step (one per rank) and say "
+                 "where its time went (docs/explain.md)");
+  cmd->add_option("traces", o->traces, "trace files (.json or .json.gz), or folders of them, one per rank")
+      ->required();
+  cmd->add_option("--step", o->options.step, "ProfilerStep#N to read (default: the last complete one)")
+      ->check(CLI::Range(std::int64_t{0}, std::int64_t{1} << 62));
+  CLI::Option* expect = cmd->add_option("--expect", o->options.expect_file,
+                                        "cost file (docs/costs.md, ticks = ns) of the costs expected: a rank slower "
+                                        "than them is a straggler");
+  cmd->add_flag("--equal-stages", o->options.equal_stages, "the stages are equal: expect each kind's median over stages")
+      ->excludes(expect);
+  cmd->add_flag("--json", o->json, "print {orders, stage_to_rank, costs_us, hops, measured, replay, ideal, skew_us, "
+                                   "findings, ...}");
+  cmd->add_option("--export-costs", o->export_costs, "write the fitted costs as a cost file for --cost-file");
+  cmd->add_option("-o,--output", o->output, "write the report to this file (atomically) instead of stdout");
+  cmd->callback([o, exit_code] { *exit_code = Run(*o); });
+});
+
+}  // namespace
+}  // namespace ppsim::cli
