@@ -12,5 +12,6 @@ void BindCheck(pybind11::module_& m);        // check_py.cc
 void BindRender(pybind11::module_& m);       // render_py.cc
 void BindSearch(pybind11::module_& m);       // search_py.cc
 void BindLayout(pybind11::module_& m);       // layout_py.cc
+void BindExplain(pybind11::module_& m);      // explain_py.cc
 
 }  // namespace ppsim::py

@@ -16,4 +16,5 @@ PYBIND11_MODULE(_ppsim, m) {
   ppsim::py::BindRender(m);
   ppsim::py::BindSearch(m);
   ppsim::py::BindLayout(m);
+  ppsim::py::BindExplain(m);
 }

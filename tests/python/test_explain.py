@@ -1,0 +1,37 @@
+# ppsim.explain is `ppsim explain --json`: the same dict for the same traces,
+# and the same errors with the CLI's exit codes.
+import json
+import os
+
+import pytest
+
+import ppsim
+from conftest import SOURCE_DIR, as_python, run_cli
+
+TRACES = os.path.join(SOURCE_DIR, "tests", "data", "traces")
+NONE = os.path.join(TRACES, "pub-1f1b-P2-M4-none")
+
+
+def test_explain_is_the_clis_json():
+    code, out, err = run_cli("explain", NONE, "--json")
+    assert code == 0, err
+    assert ppsim.explain(NONE) == json.loads(out)
+
+
+def test_explain_reads_the_truths_orders_and_makespan():
+    with open(os.path.join(NONE, "truth.json")) as f:
+        truth = json.load(f)
+    r = ppsim.explain([os.path.join(NONE, "rank1.json"), os.path.join(NONE, "rank0.json")])
+    assert r["orders"] == truth["orders"]
+    assert r["schedule"] == "1f1b"
+    assert r["measured"]["makespan_us"] == pytest.approx(truth["measured"]["makespan_us"], rel=1e-3)
+
+
+def test_explain_errors_are_the_clis(tmp_path):
+    bad = tmp_path / "rank0.json.gz"
+    bad.write_text("{}")
+    code, _, err = run_cli("explain", str(bad))
+    with pytest.raises(ppsim.Error) as e:
+        ppsim.explain(bad)
+    assert e.value.code == code == 12
+    assert str(e.value) == as_python(err)
