@@ -176,7 +176,7 @@ void BindTimeline(pyb::module_& m) {
              if (!text) throw PyError{text.error().Renamed("format")};  // the library's "export" is this keyword
              return *text;
            },
-           pyb::arg("format"), "the schedule as 'pytorch-csv' or 'text' (`simulate --export`)")
+           pyb::arg("format"), "the schedule as 'pytorch-csv', 'text' or 'pytorch-comms-csv' (`simulate --export`)")
       .def("to_pandas", [](T& t) {
              pyb::object pd = pyb::module_::import("pandas");
              return pd.attr("DataFrame")(OpsArray(t.timeline()));

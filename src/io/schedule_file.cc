@@ -3,6 +3,7 @@
 #include <cctype>
 
 #include "ppsim/io/atomic_file.h"
+#include "ppsim/io/pytorch_lowering.h"
 #include "ppsim/cost_scale.h"
 #include "ppsim/placement.h"
 #include "ppsim/io/pytorch_csv.h"
@@ -62,6 +63,8 @@ const std::vector<ExportFormat>& ExportFormats() {
   static const std::vector<ExportFormat> formats = {
       {"pytorch-csv", [](const Timeline& t) -> Result<std::string> { return WritePytorchCsv(t.schedule); }},
       {"text", [](const Timeline& t) -> Result<std::string> { return WriteScheduleText(t.problem, t.schedule); }},
+      {"pytorch-comms-csv",
+       [](const Timeline& t) -> Result<std::string> { return WritePytorchCommsCsv(t.problem, t.schedule); }},
   };
   return formats;
 }

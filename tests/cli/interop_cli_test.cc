@@ -46,6 +46,18 @@ TEST_F(InteropCli, ZbvExportIsPytorchsOwnCsv) {
   }
 }
 
+// PyTorch's runtime order with communication, as its _dump_csv writes it
+// (tests/data/pytorch_comms_public.json: ScheduleInterleaved1F1B P=2 v=2 M=4).
+TEST_F(InteropCli, InterleavedCommsExportIsPytorchsOwnComputeCommsCsv) {
+  const std::string out = Path("comms.csv");
+  auto run = RunPpsim("simulate --schedule interleaved -P 2 -M 4 --chunks 2 --export pytorch-comms-csv -o " + out);
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  std::ifstream in(std::string(PPSIM_TEST_DATA_DIR) + "/pytorch_comms_public.json");
+  const nlohmann::json doc = nlohmann::json::parse(in);
+  for (const nlohmann::json& e : doc["entries"])
+    if (e["schedule"] == "ScheduleInterleaved1F1B") EXPECT_EQ(Slurp(out), e["csv_compute_comms"].get<std::string>());
+}
+
 TEST_F(InteropCli, CsvReadAndExportedAgainIsByteIdentical) {
   for (const auto& e : testing::LoadConformance()) {
     SCOPED_TRACE(e.schedule);

@@ -78,7 +78,7 @@ def test_python_names_the_keyword_the_cli_its_flag():
     assert run_cli("render", SCENE, "-o", OUT, "--fps", "1000")[2] == "ppsim: --fps 1000 is outside 1..240\n"
     with pytest.raises(ppsim.Error) as e:
         ppsim.simulate("1f1b").export("csv")
-    assert str(e.value) == "format: 'csv' is not one of pytorch-csv, text" and e.value.code == 2
+    assert str(e.value) == "format: 'csv' is not one of pytorch-csv, text, pytorch-comms-csv" and e.value.code == 2
 
 
 def test_deadlock_names_the_waiting_ops():

@@ -1,5 +1,5 @@
 // ppsim simulate --schedule NAME -P p -M m [...] [--json | --format text [--width COLUMNS] | --format trace]
-// ppsim simulate --schedule-file FILE.csv|FILE.txt [...] [--export pytorch-csv|text]
+// ppsim simulate --schedule-file FILE.csv|FILE.txt [...] [--export pytorch-csv|text|pytorch-comms-csv]
 #include <cstdio>
 #include <memory>
 #include <string>
