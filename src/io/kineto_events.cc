@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cctype>
 #include <cstdint>
 #include <cstdlib>
 #include <string_view>
@@ -38,7 +39,24 @@ struct Event {
   bool has_ts = false;
   std::int64_t ext_id = -1;
   std::int64_t correlation = -1;
+  int tid = -1;
 };
+
+// A part range of DeepSeek's traces: "<name>(F)", "(B)" or "(W)".
+bool IsPart(std::string_view name) {
+  if (name.size() < 4 || name.back() != ')' || name[name.size() - 3] != '(') return false;
+  const char k = name[name.size() - 2];
+  if (k != 'F' && k != 'B' && k != 'W') return false;
+  for (char c : name.substr(0, name.size() - 3))
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_')) return false;
+  return true;
+}
+
+// Communication kernels: NCCL's and DeepEP's (expert-parallel dispatch/combine).
+bool IsComm(std::string_view name) {
+  return name.starts_with("nccl") || name.find("dpsk::ep") != std::string_view::npos ||
+         name.find("deep_ep") != std::string_view::npos;
+}
 
 class Handler {
  public:
@@ -93,6 +111,7 @@ class Handler {
         else if (k == "ts") key_ = Key::kTs;
         else if (k == "dur") key_ = Key::kDur;
         else if (k == "args") key_ = Key::kArgs;
+        else if (k == "tid") key_ = Key::kTid;
         break;
       case Ctx::kArgs:
         if (k == "External id") key_ = Key::kExternalId;
@@ -140,7 +159,7 @@ class Handler {
 
  private:
   enum class Key : std::uint8_t {
-    kNone, kTraceEvents, kDistributed, kBase, kPh, kCat, kName, kTs, kDur, kArgs, kExternalId, kCorrelation,
+    kNone, kTraceEvents, kDistributed, kBase, kPh, kCat, kName, kTs, kDur, kTid, kArgs, kExternalId, kCorrelation,
     kRank, kWorldSize
   };
 
@@ -156,6 +175,7 @@ class Handler {
         break;
       case Ctx::kEvent:
         if ((key_ == Key::kTs || key_ == Key::kDur) && v < INT64_MAX / 1000) Time(v * 1000);
+        else if (key_ == Key::kTid && v >= 0 && v <= INT32_MAX) ev_.tid = static_cast<int>(v);
         break;
       case Ctx::kArgs:
         if (key_ == Key::kExternalId) ev_.ext_id = v;
@@ -180,6 +200,8 @@ class Handler {
           out_.pp.push_back({std::string(name.substr(3)), ev_.ts, ev_.ts + ev_.dur, ev_.ext_id});
         else if (name.starts_with("ProfilerStep#"))
           out_.steps.push_back({std::string(name.substr(13)), ev_.ts, ev_.ts + ev_.dur, ev_.ext_id});
+        else if (IsPart(name))
+          out_.parts.push_back({std::string(name), ev_.ts, ev_.ts + ev_.dur, ev_.ext_id});
         return;
       case Cat::kGpuUserAnnotation:
         if (ev_.ph == 'X' && name.starts_with("PP:")) out_.gpu_pp.push_back({ev_.ext_id, ev_.ts, ev_.ts + ev_.dur});
@@ -189,7 +211,7 @@ class Handler {
         return;
       case Cat::kKernel:
         if (ev_.ph == 'X' && ev_.correlation >= 0)
-          out_.kernels.push_back({ev_.correlation, ev_.ts, ev_.ts + ev_.dur, name.starts_with("nccl")});
+          out_.kernels.push_back({ev_.correlation, ev_.ts, ev_.ts + ev_.dur, ev_.tid, IsComm(name)});
         return;
       case Cat::kOther: return;
     }

@@ -41,9 +41,11 @@ struct KinetoEvents {
     std::int64_t correlation = -1;
     Tick start = 0;
     Tick end = 0;
-    bool nccl = false;  // an NCCL kernel (communication, not compute)
+    int stream = -1;    // tid
+    bool comm = false;  // communication (NCCL, DeepEP), not compute
   };
   std::vector<Range> pp;
+  std::vector<Range> parts;  // "attn(F)", "mlp(W)": DeepSeek's part ranges
   std::vector<Range> steps;
   std::vector<GpuRange> gpu_pp;
   std::vector<Launch> launches;

@@ -54,7 +54,7 @@ void LinkGpu(const KinetoEvents& ev, std::vector<KinetoAction>& actions, const s
     Tick lo = -1, hi = -1;
     for (; it != launches.end() && it->ts <= a.cpu_end; ++it) {
       const auto k = by_corr.find(it->correlation);
-      if (k == by_corr.end() || k->second->nccl == compute) continue;  // compute ops own no NCCL kernel, and vice versa
+      if (k == by_corr.end() || k->second->comm == compute) continue;  // compute ops own no NCCL kernel, and vice versa
       if (a.first_launch < 0) a.first_launch = it->ts;
       lo = lo < 0 ? k->second->start : std::min(lo, k->second->start);
       hi = std::max(hi, k->second->end);
@@ -71,6 +71,30 @@ void LinkGpu(const KinetoEvents& ev, std::vector<KinetoAction>& actions, const s
   }
 }
 
+// The parts (DeepSeek's "attn(F)" ranges) with the kernels launched inside
+// each, in CPU order.
+std::vector<KinetoPart> LinkParts(KinetoEvents& ev) {
+  std::unordered_map<std::int64_t, const KinetoEvents::Kernel*> by_corr;
+  for (const auto& k : ev.kernels) by_corr.emplace(k.correlation, &k);
+  std::sort(ev.launches.begin(), ev.launches.end(), [](const auto& a, const auto& b) { return a.ts < b.ts; });
+  std::stable_sort(ev.parts.begin(), ev.parts.end(), [](const auto& a, const auto& b) { return a.start < b.start; });
+  std::vector<KinetoPart> parts;
+  for (const auto& r : ev.parts) {
+    KinetoPart p;
+    p.name = r.name.substr(0, r.name.size() - 3);
+    p.kind = r.name[r.name.size() - 2];
+    p.cpu_start = r.start;
+    p.cpu_end = r.end;
+    auto it = std::lower_bound(ev.launches.begin(), ev.launches.end(), r.start,
+                               [](const KinetoEvents::Launch& l, Tick t) { return l.ts < t; });
+    for (; it != ev.launches.end() && it->ts <= r.end; ++it)
+      if (const auto k = by_corr.find(it->correlation); k != by_corr.end())
+        p.kernels.push_back({k->second->stream, k->second->start, k->second->end, k->second->comm});
+    parts.push_back(std::move(p));
+  }
+  return parts;
+}
+
 bool StepComplete(const std::vector<KinetoAction>& actions) {
   bool any = false;
   for (const auto& a : actions) {
@@ -79,6 +103,46 @@ bool StepComplete(const std::vector<KinetoAction>& actions) {
     any = true;
   }
   return any;
+}
+
+// A trace without PP: ranges: its parts, of the step asked for or of the
+// last step whose parts ran kernels.
+Result<KinetoTrace> ReadParts(KinetoEvents& ev, KinetoTrace t, const KinetoReadOptions& options,
+                              const std::string& shown) {
+  std::vector<KinetoPart> all = LinkParts(ev);
+  auto in_step = [&all](const KinetoStep& s) {
+    std::vector<KinetoPart> out;
+    for (const auto& p : all)
+      if (p.cpu_start >= s.cpu_start && p.cpu_start < s.cpu_end) out.push_back(p);
+    return out;
+  };
+  auto ran = [](const std::vector<KinetoPart>& parts) {
+    for (const auto& p : parts)
+      if (!p.kernels.empty()) return true;
+    return false;
+  };
+  if (t.steps.empty()) {
+    t.parts = std::move(all);
+  } else {
+    for (auto s = t.steps.rbegin(); s != t.steps.rend(); ++s) {
+      if (options.step >= 0 ? s->number != options.step : !ran(in_step(*s))) continue;
+      t.step = s->number;
+      t.parts = in_step(*s);
+      break;
+    }
+    if (t.step < 0)
+      return Fail(options.step >= 0 ? ErrorCode::kInvalidValue : ErrorCode::kParse,
+                  shown + (options.step >= 0 ? ": no ProfilerStep#" + std::to_string(options.step)
+                                             : std::string(": no ProfilerStep whose part ranges ran kernels")));
+  }
+  const Tick base = ev.has_base ? ev.base_ns : 0;
+  for (auto& s : t.steps) s.cpu_start += base, s.cpu_end += base;
+  for (auto& p : t.parts) {
+    p.cpu_start += base;
+    p.cpu_end += base;
+    for (auto& k : p.kernels) k.start += base, k.end += base;
+  }
+  return t;
 }
 
 }  // namespace
@@ -102,9 +166,10 @@ Result<KinetoTrace> ReadKinetoTrace(const std::string& path, const KinetoReadOpt
   if (ev.rank < 0) return Fail(ErrorCode::kParse, shown + ": distributedInfo.rank is not a rank number");
   t.rank = ev.rank;
   t.world_size = ev.world_size;
-  if (ev.pp.empty())
+  if (ev.pp.empty() && ev.parts.empty())
     return Fail(ErrorCode::kParse, shown + ": no PP: ranges (record_function(\"PP:<action>\") of torch.distributed."
-                                           "pipelining); is this a pipeline-parallel training step?");
+                                           "pipelining) nor part ranges (\"attn(F)\"); is this a pipeline-parallel "
+                                           "training step?");
   for (const auto& s : ev.steps) {
     KinetoStep step;
     if (!ParseStepNumber(s.name, step.number)) continue;
@@ -112,6 +177,7 @@ Result<KinetoTrace> ReadKinetoTrace(const std::string& path, const KinetoReadOpt
     step.cpu_end = s.end;
     t.steps.push_back(step);
   }
+  if (ev.pp.empty()) return ReadParts(ev, std::move(t), options, shown);
   // Every action with its GPU interval, then the step's.
   std::vector<KinetoAction> all;
   std::vector<std::int64_t> ext_ids;

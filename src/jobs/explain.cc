@@ -77,6 +77,16 @@ Result<std::vector<io::KinetoTrace>> ReadTraces(const std::vector<std::string>& 
 Result<ExplainReport> Explain(const std::vector<std::string>& paths, const ExplainOptions& options) {
   Result<std::vector<io::KinetoTrace>> traces = ReadTraces(paths, options);
   if (!traces) return traces.error();
+  if ((*traces)[0].actions.empty()) {  // part ranges, no PP: ones (DeepSeek's layout)
+    if (traces->size() != 1)
+      return Fail(ErrorCode::kUsage, "traces without PP: ranges are read one at a time (" +
+                                         io::DisplayPath((*traces)[0].file) + " has part ranges only)");
+    ExplainReport r;
+    r.files.push_back((*traces)[0].file);
+    r.step = (*traces)[0].step;
+    explain::MeasureParts((*traces)[0], r);
+    return r;
+  }
   Result<explain::Pipeline> built = explain::BuildPipeline(*traces);
   if (!built) return built.error();
   explain::Pipeline& pl = *built;

@@ -69,6 +69,9 @@ struct Expected {
 Result<Expected> LoadExpected(const Pipeline& pipeline, const ExplainReport& report, const ExplainOptions& options);
 int LetterIndex(char letter);  // F 0, B 1, I 2, W 3
 
+// The parts of a trace without PP: ranges and their pair (report.parts, .pair).
+void MeasureParts(const io::KinetoTrace& trace, ExplainReport& report);
+
 // Ranks the findings and fills report.ideal (faults removed).
 Error FindCauses(const Pipeline& pipeline, const Expected& expected, ExplainReport& report);
 

@@ -32,9 +32,52 @@ std::string Fixed(double v, int decimals = 1) {
   return buf;
 }
 
+json FilesJson(const ExplainReport& r) {
+  json files = json::array();
+  for (const std::string& f : r.files) files.push_back(io::DisplayPath(f));
+  return files;
+}
+
+std::string Dump(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace) + "\n"; }
+
+// A trace of parts (DeepSeek's): {files, step, parts, pair}.
+std::string PartsJson(const ExplainReport& r) {
+  json j;
+  j["files"] = FilesJson(r);
+  j["step"] = r.step < 0 ? json(nullptr) : json(r.step);
+  json parts = json::array();
+  for (const PartFigures& p : r.parts) {
+    json streams = json::object();
+    for (const auto& [stream, ns] : p.streams) streams[std::to_string(stream)] = Us(ns);
+    parts.push_back({{"name", p.name}, {"kind", std::string(1, p.kind)}, {"layer", p.layer}, {"cpu_us", Us(p.cpu)},
+                     {"gpu_us", Us(p.gpu)}, {"streams", streams}});
+  }
+  j["parts"] = parts;
+  const PairFigures& q = r.pair;
+  j["pair"] = {{"span_us", Us(q.span)}, {"F_us", Us(q.f)}, {"B_us", Us(q.b)}, {"W_us", Us(q.w)},
+               {"comm_us", Us(q.comm)}, {"hidden_comm_us", Us(q.hidden_comm)}};
+  return Dump(j);
+}
+
+std::string PartsText(const ExplainReport& r) {
+  std::string s = "parts (no PP: ranges): GPU µs per stream\n";
+  for (const PartFigures& p : r.parts) {
+    s += "  " + p.name + "(" + std::string(1, p.kind) + ") layer " + std::to_string(p.layer) + ": cpu " +
+         Fixed(Us(p.cpu)) + "  gpu " + Fixed(Us(p.gpu));
+    for (const auto& [stream, ns] : p.streams) s += "  stream " + std::to_string(stream) + " " + Fixed(Us(ns));
+    s += "\n";
+  }
+  const PairFigures& q = r.pair;
+  s += "pair: span " + Fixed(Us(q.span)) + " µs; compute F " + Fixed(Us(q.f)) + " + B " + Fixed(Us(q.b)) + " + W " +
+       Fixed(Us(q.w)) + " = " + Fixed(Us(q.f + q.b + q.w)) + " µs; communication " + Fixed(Us(q.comm)) + " µs, " +
+       Fixed(Us(q.hidden_comm)) + " of it under compute\n";
+  return s;
+}
+
 }  // namespace
 
 std::string ExplainJson(const ExplainReport& r) {
+  if (!r.parts.empty()) return PartsJson(r);
   json j;
   j["schedule"] = r.schedule.empty() ? json(nullptr) : json(r.schedule);
   j["P"] = r.P;
@@ -42,9 +85,7 @@ std::string ExplainJson(const ExplainReport& r) {
   j["v"] = r.v;
   j["placement"] = r.placement;
   j["step"] = r.step < 0 ? json(nullptr) : json(r.step);
-  json files = json::array();
-  for (const std::string& f : r.files) files.push_back(io::DisplayPath(f));
-  j["files"] = files;
+  j["files"] = FilesJson(r);
   j["orders"] = r.orders;
   j["stage_to_rank"] = r.stage_to_rank;
   json costs = json::array();
@@ -79,10 +120,11 @@ std::string ExplainJson(const ExplainReport& r) {
     findings.push_back(e);
   }
   j["findings"] = findings;
-  return j.dump(-1, ' ', false, json::error_handler_t::replace) + "\n";
+  return Dump(j);
 }
 
 std::string ExplainText(const ExplainReport& r) {
+  if (!r.parts.empty()) return PartsText(r);
   std::string s;
   s += "schedule " + (r.schedule.empty() ? std::string("custom (no registry schedule has this order)") : r.schedule) +
        "  P " + std::to_string(r.P) + "  M " + std::to_string(r.M) + "  v " + std::to_string(r.v) + "  (" +
@@ -120,7 +162,9 @@ std::string ExplainText(const ExplainReport& r) {
   return s;
 }
 
-std::string ExplainCostFile(const ExplainReport& r) {
+Result<std::string> ExplainCostFile(const ExplainReport& r) {
+  if (!r.parts.empty())
+    return Fail(ErrorCode::kUsage, "export-costs: a trace of parts (no PP: ranges) fits no per-stage costs");
   std::string s = "# Fitted by `ppsim explain` from " + std::to_string(r.files.size()) +
                   " trace(s): median GPU time per stage, in ns ticks (docs/costs.md).\n";
   s += "# P = " + std::to_string(r.P) + ", M = " + std::to_string(r.M) + ", v = " + std::to_string(r.v) +

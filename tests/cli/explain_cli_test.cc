@@ -11,6 +11,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "cli/run_tool.h"
 
@@ -133,6 +134,41 @@ TEST(ExplainCli, ExportedCostsAreACostFileSimulateReads) {
   const json ideal = json::parse(RunPpsim("explain " + kTraces + "pub-1f1b-P2-M4-none --json").out)["ideal"];
   EXPECT_EQ(json::parse(sim.out)["makespan"].get<long long>(),
             std::llround(ideal["makespan_us"].get<double>() * 1000));
+}
+
+// A trace of parts (DeepSeek's layout: no PP: ranges, "attn(F)" ranges,
+// absolute integer µs): each part's GPU time per stream, and the pair.
+TEST(ExplainCli, PartsOfAnOverlappedPair) {
+  const std::string dir = TempDir("parts");
+  auto x = [](const char* cat, const char* name, int tid, int ts, int dur, const std::string& args) {
+    return std::string("{\"ph\": \"X\", \"cat\": \"") + cat + "\", \"name\": \"" + name + "\", \"pid\": " +
+           (std::string(cat) == "kernel" ? "0" : "9") + ", \"tid\": " + std::to_string(tid) +
+           ", \"ts\": " + std::to_string(1740461679000000LL + ts) + ", \"dur\": " + std::to_string(dur) +
+           ", \"args\": {" + args + "}}";
+  };
+  auto launch = [&](int ts, int corr) { return x("cuda_runtime", "cudaLaunchKernel", 1, ts, 2, "\"correlation\": " + std::to_string(corr)); };
+  auto kernel = [&](const char* name, int stream, int ts, int dur, int corr) {
+    return x("kernel", name, stream, ts, dur, "\"correlation\": " + std::to_string(corr));
+  };
+  const std::vector<std::string> events = {
+      x("user_annotation", "ProfilerStep#1", 1, 1000, 1000, ""),
+      x("user_annotation", "attn(F)", 1, 1010, 20, ""), launch(1015, 1), kernel("gemm", 7, 1100, 50, 1),
+      x("user_annotation", "dispatch(F)", 1, 1040, 10, ""), launch(1045, 2),
+      kernel("void dpsk::ep::internode::dispatch<false>", 27, 1130, 40, 2),
+      x("user_annotation", "attn(B)", 1, 1060, 10, ""), launch(1062, 3), kernel("gemm", 7, 1160, 40, 3),
+      x("user_annotation", "mlp(W)", 1, 1080, 5, ""), launch(1081, 4), kernel("gemm", 23, 1165, 10, 4)};
+  std::string text = "{\"distributedInfo\": {\"rank\": 0, \"world_size\": 64}, \"traceEvents\": [";
+  for (size_t i = 0; i < events.size(); ++i) text += (i ? ",\n" : "\n") + events[i];
+  std::ofstream(dir + "/train.json") << text << "]}";
+  auto run = RunPpsim("explain " + dir + "/train.json --json");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const json j = json::parse(run.out);
+  EXPECT_EQ(j["pair"], json::parse(R"({"span_us": 100.0, "F_us": 50.0, "B_us": 40.0, "W_us": 10.0, "comm_us": 40.0,
+                                       "hidden_comm_us": 30.0})"));
+  ASSERT_EQ(j["parts"].size(), 4u);
+  EXPECT_EQ(j["parts"][1], json::parse(R"({"name": "dispatch", "kind": "F", "layer": 0, "cpu_us": 10.0,
+                                           "gpu_us": 40.0, "streams": {"27": 40.0}})"));
+  EXPECT_EQ(j["parts"][3]["streams"], json::parse(R"({"23": 10.0})"));
 }
 
 // Bad input: one line naming the file, a documented exit code, no output.

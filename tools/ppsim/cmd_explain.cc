@@ -22,7 +22,9 @@ int Run(const ExplainCliOptions& o) {
   Result<jobs::ExplainReport> report = jobs::Explain(o.traces, o.options);
   if (!report) return Report(report.error());
   if (!o.export_costs.empty()) {
-    if (Error e = io::WriteFileAtomically(o.export_costs, jobs::ExplainCostFile(*report)); !e.ok()) return Report(e);
+    Result<std::string> costs = jobs::ExplainCostFile(*report);
+    if (!costs) return Report(costs.error());
+    if (Error e = io::WriteFileAtomically(o.export_costs, *costs); !e.ok()) return Report(e);
     std::fprintf(stderr, "ppsim: wrote %s\n", io::DisplayPath(o.export_costs).c_str());
   }
   const std::string out = o.json ? jobs::ExplainJson(*report) : jobs::ExplainText(*report);

@@ -37,6 +37,24 @@ struct KinetoAction {
   bool annotated = false;     // GPU interval from a gpu_user_annotation (else from kernels)
 };
 
+// A kernel (or copy, or set) on the GPU.
+struct KinetoKernel {
+  int stream = -1;
+  Tick start = 0;  // ns
+  Tick end = 0;
+  bool comm = false;  // communication (NCCL, DeepEP), not compute
+};
+
+// A part range of traces without PP: ranges, as DeepSeek's: "attn(F)",
+// "mlp(W)" (a CPU user_annotation), with the kernels launched inside it.
+struct KinetoPart {
+  std::string name;  // "attn"
+  char kind = 'F';   // F, B or W
+  Tick cpu_start = 0;
+  Tick cpu_end = 0;
+  std::vector<KinetoKernel> kernels;
+};
+
 struct KinetoStep {
   std::int64_t number = 0;  // N of ProfilerStep#N
   Tick cpu_start = 0;
@@ -51,6 +69,8 @@ struct KinetoTrace {
   std::vector<KinetoStep> steps;      // every ProfilerStep#N, in file order
   std::int64_t step = -1;             // the step read (-1: no ProfilerStep ranges; all actions)
   std::vector<KinetoAction> actions;  // the step's PP: actions, in CPU start order
+  // Without PP: ranges: the step's part ranges, in CPU start order (else empty).
+  std::vector<KinetoPart> parts;
   std::int64_t events = 0;            // trace events seen
 };
 
@@ -66,7 +86,8 @@ struct KinetoReadOptions {
 // Reads `path` (plain JSON, or gzip by its magic bytes). Errors, each one
 // line naming the file: kIo if unreadable or a ".gz" that is not gzip;
 // kParse for JSON syntax or a truncated file ("FILE: byte N: ..."), a
-// missing distributedInfo.rank, no PP: ranges, or an unknown --step.
+// missing distributedInfo.rank, neither PP: nor part ranges, or an unknown
+// --step.
 Result<KinetoTrace> ReadKinetoTrace(const std::string& path, const KinetoReadOptions& options = {});
 
 // "5727640830969.402" µs -> 5727640830969402 ns, exactly; false if `text` is

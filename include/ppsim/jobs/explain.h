@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "ppsim/error.h"
@@ -64,6 +65,24 @@ struct Finding {
   std::string text;        // one line
 };
 
+// A part of a trace without PP: ranges (DeepSeek's "attn(F)", ...).
+struct PartFigures {
+  std::string name;  // "attn"
+  char kind = 'F';   // F, B or W
+  int layer = 0;     // the how-manieth range of this name and kind in the step
+  Tick cpu = 0;      // ns, the CPU range
+  Tick gpu = 0;      // ns, its kernels' GPU time, all streams
+  std::vector<std::pair<int, Tick>> streams;  // (stream, GPU ns) in stream order
+};
+
+// The parts together: one overlapped forward+backward chunk pair.
+struct PairFigures {
+  Tick span = 0;         // first kernel start to last kernel end
+  Tick f = 0, b = 0, w = 0;  // GPU time of the F, B and W parts' compute kernels
+  Tick comm = 0;         // communication kernels' GPU time
+  Tick hidden_comm = 0;  // of it, the time some compute kernel runs at once
+};
+
 struct ExplainReport {
   std::vector<std::string> files;  // by rank
   std::int64_t step = -1;          // rank 0's step (-1: no ProfilerStep)
@@ -78,6 +97,10 @@ struct ExplainReport {
   std::vector<Tick> skew;          // ns per rank, rank 0 = 0: subtract from a rank's times
   RunFigures measured, replay, ideal;
   std::vector<Finding> findings;   // by lost, largest first
+  // A trace without PP: ranges but with part ranges: its parts and their
+  // pair; everything above but files and step is then empty.
+  std::vector<PartFigures> parts;
+  PairFigures pair;
 };
 
 // Reads `paths` (files, or folders whose *.json / *.json.gz files are read;
@@ -94,7 +117,8 @@ std::string ExplainJson(const ExplainReport& report);
 // The text report.
 std::string ExplainText(const ExplainReport& report);
 // A cost file (docs/costs.md) of the fitted costs and latencies in ns ticks,
-// for `simulate --cost-file` and `--expect`.
-std::string ExplainCostFile(const ExplainReport& report);
+// for `simulate --cost-file` and `--expect`; kUsage for a trace of parts,
+// which fits no per-stage costs.
+Result<std::string> ExplainCostFile(const ExplainReport& report);
 
 }  // namespace ppsim::jobs
