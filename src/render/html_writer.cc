@@ -168,9 +168,9 @@ std::string Controls(const DisplayList& list) {
 std::string Attr(const char* name, long long v) { return std::string(" data-") + name + "=\"" + std::to_string(v) + "\""; }
 
 // The list as an inline SVG whose dynamic items carry their ticks for the
-// player: the markup is the final frame.
-void AppendChart(std::string& out, const DisplayList& list) {
-  out += SvgOpen(list, " role=\"img\"");
+// player: the markup is the final frame. `cls` names which layout it is.
+void AppendChart(std::string& out, const DisplayList& list, const std::string& cls) {
+  out += SvgOpen(list, " class=\"" + cls + "\" role=\"img\"");
   for (const Item& item : list.items) {
     std::string attrs;
     if (item.role == Role::kOp) {
@@ -197,6 +197,16 @@ void AppendChart(std::string& out, const DisplayList& list) {
   out += "</svg>\n";
 }
 
+// Where the chart laid out for the page's display width would not fit
+// unscrolled (the viewport under its width and the body's 16 px of padding),
+// the phone's layout is shown instead, at the box's width.
+std::string PhoneStyle(const DisplayList& list, int min_w) {
+  if (list.phone == nullptr) return "";
+  return ".chart svg.phone { display: none; width: 100%; max-width: " + std::to_string(list.phone->width) +
+         "px; }\n@media (max-width: " + std::to_string(min_w + 15) +
+         "px) { .chart svg.wide { display: none; } .chart svg.phone { display: block; } }\n";
+}
+
 }  // namespace
 
 std::string WriteHtml(const DisplayList& list, const Pacing& pacing, Tick open_at) {
@@ -204,7 +214,8 @@ std::string WriteHtml(const DisplayList& list, const Pacing& pacing, Tick open_a
   const long long hold_ms = static_cast<long long>(pacing.HoldSeconds() * 1000 + 0.5);
   const long long poster_ms = static_cast<long long>(1000.0 * pacing.poster_frames / pacing.fps + 0.5);
   // The chart is never drawn narrower than the width its text was sized for
-  // (nor wider than its pixels): narrower screens scroll it inside its box.
+  // (nor wider than its pixels): narrower screens are shown the phone's
+  // layout instead (PhoneStyle), or, without one, scroll it inside its box.
   const int min_w = std::min(list.width, list.display_width > 0 ? list.display_width : list.width);
   std::string out = "<!DOCTYPE html>\n<html lang=\"en\" data-last=\"" + std::to_string(list.last_tick) +
                     "\" data-ms-per-tick=\"" + std::to_string(ms_per_tick) + "\" data-hold-ms=\"" +
@@ -213,14 +224,24 @@ std::string WriteHtml(const DisplayList& list, const Pacing& pacing, Tick open_a
   out += ">\n<head>\n<meta charset=\"utf-8\">\n"
          "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>" +
          XmlEscape(list.title.empty() ? "ppsim" : list.title) + "</title>\n<style>" + kStyle +
-         ".chart svg { min-width: " + std::to_string(min_w) + "px; max-width: " + std::to_string(list.width) +
+         ".chart svg.wide { min-width: " + std::to_string(min_w) + "px; max-width: " + std::to_string(list.width) +
          "px; width: min(100%, calc((100vh - 4.5em) * " + Num(static_cast<double>(list.width) / list.height) +
-         ")); }\n</style>\n</head>\n<body>\n";
+         ")); }\n" + PhoneStyle(list, min_w) + "</style>\n</head>\n<body>\n";
   out += Controls(list);
   // The chart fits a laptop's viewport height (its width follows the
   // frame's aspect) but is never narrower than its text was sized for.
   out += "<div class=\"chart\">\n";
-  AppendChart(out, list);
+  AppendChart(out, list, "wide");
+  if (list.phone != nullptr) {  // its own hatch pattern: the other SVG's is not rendered where that SVG is hidden
+    std::string phone;
+    AppendChart(phone, *list.phone, "phone");
+    for (const auto& [from, to] : {std::pair<std::string, std::string>{"id=\"hatch\"", "id=\"hatch-phone\""},
+                                   {"url(#hatch)", "url(#hatch-phone)"}}) {
+      for (size_t at = phone.find(from); at != std::string::npos; at = phone.find(from, at + to.size()))
+        phone.replace(at, from.size(), to);
+    }
+    out += phone;
+  }
   out += "</div>\n";
   // What must fit on one device always; the cluster's peak beside it when
   // the gauge shows the cluster.

@@ -73,12 +73,13 @@ void Summarize(const LayoutInput& in, DisplayList& list) {
 // Title and subtitle from the top margin; returns the y below them.
 double Header(Builder& b, const Frame& f, const DisplayList& list, double text_w) {
   double y = f.margin;
-  if (!list.title.empty()) {
+  if (!list.title.empty()) {  // wrapped where even the smallest size is too wide (a phone's page)
     const double px = b.Fit(list.title, f.Font(40), true, text_w);
-    y += b.Text(Role::kTitle, list.title, f.margin, y, px, true, palette::kText).box.h + 0.15 * px;
+    y += b.Paragraph(Role::kTitle, list.title, f.margin, y, px, true, palette::kText, text_w) + 0.15 * px;
   }
   const double px = b.Fit(list.subtitle, f.Font(24), false, text_w);
-  return y + b.Text(Role::kSubtitle, list.subtitle, f.margin, y, px, false, palette::kMutedText).box.h + 0.5 * px;
+  return y + b.Paragraph(Role::kSubtitle, list.subtitle, f.margin, y, px, false, palette::kMutedText, text_w) +
+         0.5 * px;
 }
 
 // What a later chunk (·c1, or a dark base) means in run `p`: "" when it has none.
@@ -178,8 +179,10 @@ double Legend(Builder& b, const Frame& f, const LayoutInput& in, double y, const
   const double lh = b.LineHeight(px);
   const double sw = std::round(lh * 0.8);
   double x = f.margin;
+  const double label_room = in.width - 2 * f.margin - sw - 0.4 * px;  // a label on a row of its own
   for (const Entry& e : entries) {
-    const double need = sw + 0.4 * px + b.Measure(e.label, px, false).w;
+    const std::vector<std::string> lines = b.Wrap(e.label, px, false, label_room);
+    const double need = sw + 0.4 * px + (lines.size() == 1 ? b.Measure(e.label, px, false).w : label_room);
     if (x > f.margin && x + need > in.width - f.margin) {
       x = f.margin;
       y += lh * 1.25;
@@ -194,8 +197,13 @@ double Legend(Builder& b, const Frame& f, const LayoutInput& in, double y, const
       b.Rect(Role::kLegendSwatch, {box.x, box.bottom() - bar, sw, bar}, Mix(e.color, palette::kText, 0.65));
     }
     if (e.top) b.Rect(Role::kLegendSwatch, {box.x, box.y, sw, std::max(2.0, std::floor(sw / 5))}, palette::kWeightGrad);
-    b.Text(Role::kLegendLabel, e.label, x + sw + 0.4 * px, y, px, false, palette::kText);
+    for (size_t i = 0; i < lines.size(); ++i)
+      b.Text(Role::kLegendLabel, lines[i], x + sw + 0.4 * px, y + i * lh, px, false, palette::kText);
     x += need + 1.5 * px;
+    if (lines.size() > 1) {  // a label wrapped in lines of its own: the next entry starts a row
+      y += (lines.size() - 1) * lh;
+      x = in.width;
+    }
   }
   return y + lh * 1.25 + 0.4 * px;
 }
@@ -234,7 +242,11 @@ std::vector<ClosingLine> ClosingLines(Builder& b, const std::vector<std::string>
     }
     out.push_back({line, whole});
   }
-  return out;
+  // Still too wide at the smallest size (a phone's page): at its words.
+  std::vector<ClosingLine> wrapped;
+  for (const ClosingLine& line : out)
+    for (const std::string& part : b.Wrap(line.text, line.px, false, text_w)) wrapped.push_back({part, line.px});
+  return wrapped;
 }
 
 void Closing(Builder& b, const DisplayList& list, const std::vector<ClosingLine>& lines, double top) {
@@ -313,7 +325,7 @@ double AggregationNote(Builder& b, const Frame& f, double y, double text_w, Tick
   }
   if (ticks_per_frame > 1) note += (note.empty() ? "" : " · ") + ("the video plays " + Str(ticks_per_frame) + " cycles a frame");
   const double px = b.Fit(note, f.Font(18), false, text_w);
-  return y + b.Text(Role::kNote, note, f.margin, y, px, false, palette::kText).box.h + 0.4 * px;
+  return y + b.Paragraph(Role::kNote, note, f.margin, y, px, false, palette::kText, text_w) + 0.4 * px;
 }
 
 }  // namespace
@@ -413,7 +425,7 @@ Result<DisplayList> LayoutRuns(const LayoutInput& in, TextMeasurer& measurer, co
   double legend_end = Legend(b, f, in, Header(b, f, list, text_w), mixes);
   if (std::string work = WorkDiffers(in); !work.empty()) {  // said from the first frame, not only at the end
     const double px = b.Fit(work, f.Font(18), false, text_w);
-    legend_end += b.Text(Role::kLegendLabel, work, f.margin, legend_end, px, false, palette::kText).box.h + 0.4 * px;
+    legend_end += b.Paragraph(Role::kLegendLabel, work, f.margin, legend_end, px, false, palette::kText, text_w) + 0.4 * px;
   }
 
   // The closing lines' block at the bottom.
@@ -459,11 +471,16 @@ Result<DisplayList> LayoutRuns(const LayoutInput& in, TextMeasurer& measurer, co
   // Vertical: what is left is split between the runs; rows get 3/4 of each share.
   const int R = static_cast<int>(in.runs.size());
   const double caption_px = f.Font(22), status_px = f.Font(18);
-  const double caption_h = std::max(b.LineHeight(caption_px, true), b.LineHeight(status_px));
+  const double line_h = std::max(b.LineHeight(caption_px, true), b.LineHeight(status_px));
+  // Caption and status side by side, or in a narrow frame each caption over its status.
+  const RunTextsPlan texts = PlanRunTexts(b, f, in.runs, caption_px, status_px, text_w, in.gauge);
+  const double caption_h = texts.stacked ? texts.caption_lines * b.LineHeight(caption_px, true) +
+                                               texts.status_lines * b.LineHeight(texts.status_px)
+                                         : line_h;
   const double axis_h = b.LineHeight(style.label_px);
   const double gap = std::max(2.0, std::round(6 * f.s));
   const double fixed = caption_h + 2 * gap + axis_h;
-  const double run_gap = std::round(caption_h * 0.6);
+  const double run_gap = std::round(line_h * 0.6);
   // The note goes under the legend when cells aggregate; rows aggregate only
   // when a device row would be under a pixel where the picture is viewed.
   auto flexible_for = [&](int runs, double top) { return (bottom - top - runs * fixed - (runs - 1) * run_gap) / runs; };
@@ -522,7 +539,7 @@ Result<DisplayList> LayoutRuns(const LayoutInput& in, TextMeasurer& measurer, co
     g.gauge_h = gauge_h;
     g.axis_y = g.gauge_y + g.gauge_h + gap;
     y = g.axis_y + axis_h + run_gap;
-    LayoutRunTexts(b, f, g, in.runs[r], r, caption_px, status_px, text_w, in.gauge);
+    LayoutRunTexts(b, f, g, in.runs[r], r, caption_px, texts, text_w, in.gauge);
     LayoutChart(b, f, g, style, in.runs[r], r, list.gauge_scale, list.gauge_den);
   }
   const double charts_end = y - run_gap + gap;

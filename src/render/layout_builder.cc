@@ -9,6 +9,32 @@ double Builder::Fit(const std::string& text, double px, bool bold, double max_w)
   return px;
 }
 
+std::vector<std::string> Builder::Wrap(const std::string& text, double px, bool bold, double max_w) {
+  if (m_.Measure(text, px, bold).w <= max_w) return {text};  // as written
+  std::vector<std::string> lines;
+  std::string line;
+  for (size_t at = 0; at <= text.size();) {
+    const size_t end = std::min(text.find(' ', at), text.size());
+    const std::string word = text.substr(at, end - at);
+    if (!line.empty() && m_.Measure(line + " " + word, px, bold).w > max_w) {
+      lines.push_back(line);
+      line = word;
+    } else {
+      line += (line.empty() ? "" : " ") + word;
+    }
+    at = end + 1;
+  }
+  lines.push_back(line);
+  return lines;
+}
+
+double Builder::Paragraph(Role role, const std::string& text, double x, double y, double px, bool bold, Color color,
+                          double max_w) {
+  double h = 0;
+  for (const std::string& line : Wrap(text, px, bold, max_w)) h += Text(role, line, x, y + h, px, bold, color).box.h;
+  return h;
+}
+
 Item& Builder::Text(Role role, const std::string& text, double x, double y, double px, bool bold, Color color,
                     Align align) {
   const TextSize size = m_.Measure(text, px, bold);

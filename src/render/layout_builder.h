@@ -28,6 +28,12 @@ class Builder {
   // Largest size <= px (down to MinPx()) at which `text` is at most max_w wide.
   double Fit(const std::string& text, double px, bool bold, double max_w);
   double LineHeight(double px, bool bold = false) { return m_.Measure("Ag", px, bold).h; }
+  // `text` in lines at most `max_w` wide at `px`, broken at spaces (a word
+  // wider than that alone on its line); one line when it fits.
+  std::vector<std::string> Wrap(const std::string& text, double px, bool bold, double max_w);
+  // Wrap's lines from (x, y) down, left-aligned; returns their height.
+  double Paragraph(Role role, const std::string& text, double x, double y, double px, bool bold, Color color,
+                   double max_w);
 
   enum class Align { kLeft, kCenter, kRight };  // of the text box against x
   // A text item clipped to the frame; the returned reference is valid until the next append.

@@ -2,17 +2,20 @@
 
 #include <algorithm>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "chart_layout.h"
 #include "ppsim/cost_scale.h"
 
 namespace ppsim::render {
+namespace {
 
 using Align = Builder::Align;
 
-void LayoutRunTexts(Builder& b, const Frame& f, const RunGeometry& g, const RunInput& run, int index,
-                    double caption_px, double status_px, double text_w, GaugeMode gauge) {
+// The run's numbers: status[i] is shown from tick i * f.agg (what the frame
+// shows is done), the last one, its totals, once the run is done.
+std::vector<std::string> StatusTexts(const Frame& f, const RunInput& run, GaugeMode gauge) {
   const bool fullest = gauge == GaugeMode::kFullest;
   const Timeline& t = *run.timeline;
   const Metrics& m = *run.metrics;
@@ -33,7 +36,6 @@ void LayoutRunTexts(Builder& b, const Frame& f, const RunGeometry& g, const RunI
   // Held, in stage-sets: a chunk's set counts 1/ChunksPerStage.
   const std::int64_t chunks = ChunksPerStage(t.problem);
   auto sets = [&](std::int64_t held) { return Sets(held, chunks); };
-  // status[i] is shown from tick i * f.agg: what the frame shows is done.
   std::vector<std::string> status;
   for (Tick k = 0; k < t.makespan; k += f.agg) {
     const std::int64_t done = std::upper_bound(ends.begin(), ends.end(), k) - ends.begin();
@@ -51,29 +53,109 @@ void LayoutRunTexts(Builder& b, const Frame& f, const RunGeometry& g, const RunI
   status.push_back("makespan " + Str(m.makespan) + " · idle " + Str(m.idle) + " of " + Str(slots) + " slots (" +
                    Str(slots > 0 ? (200 * m.idle + slots) / (2 * slots) : 0) + "%) · " +
                    (fullest ? "fullest device peak " : "peak ") + sets(m.activations.peak) + " stage-sets");
-  // One size for all: fitted on the longest few (digits are of equal width).
-  std::vector<size_t> order(status.size());
-  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::sort(order.begin(), order.end(), [&](size_t a, size_t c) { return status[a].size() > status[c].size(); });
-  double px = status_px;
-  for (size_t i = 0; i < std::min<size_t>(order.size(), 4); ++i) {
-    px = std::min(px, b.Fit(status[order[i]], status_px, false, 0.55 * text_w));
-  }
-  double widest = 0;
-  for (const std::string& s : status) widest = std::max(widest, b.Measure(s, px, false).w);
+  return status;
+}
 
+// One size for all of `texts`: fitted on the longest few into `room` (digits are of equal width).
+double FitAll(Builder& b, const std::vector<std::string>& texts, double px, double room) {
+  std::vector<size_t> order(texts.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(), [&](size_t a, size_t c) { return texts[a].size() > texts[c].size(); });
+  double fitted = px;
+  for (size_t i = 0; i < std::min<size_t>(order.size(), 4); ++i) fitted = std::min(fitted, b.Fit(texts[order[i]], px, false, room));
+  return fitted;
+}
+
+double Widest(Builder& b, const std::vector<std::string>& texts, double px) {
+  double widest = 0;
+  for (const std::string& s : texts) widest = std::max(widest, b.Measure(s, px, false).w);
+  return widest;
+}
+
+// "a · b · c · d" in two at the " · " nearest its middle ("" second when it has none).
+std::pair<std::string, std::string> Halves(const std::string& s) {
+  const std::string sep = " \u00B7 ";
+  size_t cut = std::string::npos;
+  auto off = [&](size_t at) { return at > s.size() / 2 ? at - s.size() / 2 : s.size() / 2 - at; };
+  for (size_t at = s.find(sep); at != std::string::npos; at = s.find(sep, at + 1))
+    if (cut == std::string::npos || off(at) < off(cut)) cut = at;
+  if (cut == std::string::npos) return {s, ""};
+  return {s.substr(0, cut + 3), s.substr(cut + sep.size())};  // the first keeps " ·"
+}
+
+std::vector<std::string> AllHalves(const std::vector<std::string>& status) {
+  std::vector<std::string> out;
+  for (const std::string& s : status) {
+    auto [a, c] = Halves(s);
+    out.push_back(a);
+    out.push_back(c);
+  }
+  return out;
+}
+
+}  // namespace
+
+RunTextsPlan PlanRunTexts(Builder& b, const Frame& f, const std::vector<RunInput>& runs, double caption_px,
+                          double status_px, double text_w, GaugeMode gauge) {
+  RunTextsPlan plan;
+  plan.status_px = status_px;
+  std::vector<std::vector<std::string>> all;
+  for (const RunInput& run : runs) {
+    all.push_back(StatusTexts(f, run, gauge));
+    const double px = FitAll(b, all.back(), status_px, 0.55 * text_w);
+    const double widest = Widest(b, all.back(), px);
+    const std::string caption = run.caption.empty() ? run.name : run.caption;
+    const double cpx = b.Fit(caption, caption_px, true, text_w - widest - caption_px);
+    plan.stacked = plan.stacked || f.margin + b.Measure(caption, cpx, true).w > f.right - widest;
+  }
+  if (!plan.stacked) return plan;
+  plan.status_lines = 2;
+  for (size_t r = 0; r < runs.size(); ++r) {
+    plan.status_px = std::min(plan.status_px, FitAll(b, AllHalves(all[r]), status_px, text_w));
+    const std::string caption = runs[r].caption.empty() ? runs[r].name : runs[r].caption;
+    const double cpx = b.Fit(caption, caption_px, true, text_w);
+    plan.caption_lines = std::max<int>(plan.caption_lines, b.Wrap(caption, cpx, true, text_w).size());
+  }
+  return plan;
+}
+
+void LayoutRunTexts(Builder& b, const Frame& f, const RunGeometry& g, const RunInput& run, int index,
+                    double caption_px, const RunTextsPlan& plan, double text_w, GaugeMode gauge) {
+  const Tick makespan = run.timeline->makespan;
+  const std::vector<std::string> status = StatusTexts(f, run, gauge);
+  auto timed = [&](Item& it, size_t i) {
+    it.run = index;
+    it.from = i + 1 < status.size() ? static_cast<Tick>(i) * f.agg : makespan;
+    it.until = i + 2 < status.size() ? static_cast<Tick>(i + 1) * f.agg
+               : i + 1 < status.size() ? makespan
+                                       : kForever;
+  };
   const std::string caption = run.caption.empty() ? run.name : run.caption;
+  if (plan.stacked) {  // the caption's lines, then each status in two lines under it
+    const double cpx = b.Fit(caption, caption_px, true, text_w);
+    double y = g.caption_y;
+    for (const std::string& line : b.Wrap(caption, cpx, true, text_w)) {
+      Item& it = b.Text(Role::kCaption, line, f.margin, y, cpx, true, palette::kText);
+      it.run = index;
+      y += b.LineHeight(cpx, true);
+    }
+    const double lh = b.LineHeight(plan.status_px);
+    for (size_t i = 0; i < status.size(); ++i) {
+      const auto [first, second] = Halves(status[i]);
+      timed(b.Text(Role::kStatus, first, f.margin, y, plan.status_px, false, palette::kMutedText), i);
+      if (!second.empty())
+        timed(b.Text(Role::kStatus, second, f.margin, y + lh, plan.status_px, false, palette::kMutedText), i);
+    }
+    return;
+  }
+  // One size for all: fitted on the longest few.
+  const double px = FitAll(b, status, plan.status_px, 0.55 * text_w);
+  const double widest = Widest(b, status, px);
   const double cpx = b.Fit(caption, caption_px, true, text_w - widest - caption_px);
   b.Text(Role::kCaption, caption, f.margin, g.caption_y, cpx, true, palette::kText).run = index;
   const double y = g.caption_y + (g.caption_h - b.LineHeight(px)) / 2;
-  for (size_t i = 0; i < status.size(); ++i) {
-    Item& it = b.Text(Role::kStatus, status[i], f.right, y, px, false, palette::kMutedText, Align::kRight);
-    it.run = index;
-    it.from = i + 1 < status.size() ? static_cast<Tick>(i) * f.agg : t.makespan;
-    it.until = i + 2 < status.size() ? static_cast<Tick>(i + 1) * f.agg
-               : i + 1 < status.size() ? t.makespan
-                                       : kForever;
-  }
+  for (size_t i = 0; i < status.size(); ++i)
+    timed(b.Text(Role::kStatus, status[i], f.right, y, px, false, palette::kMutedText, Align::kRight), i);
 }
 
 }  // namespace ppsim::render

@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -174,6 +175,11 @@ struct DisplayList {
   std::vector<std::string> closing;
   std::vector<RunSummary> runs;
   std::vector<Item> items;  // painted in order
+  // A page's (.html) second layout of the same runs, for a phone's width
+  // (render.h's kPhoneDisplayWidth), shown instead of this one where this
+  // one would not fit; null for every other output, and where the runs do
+  // not fit a phone's width.
+  std::shared_ptr<const DisplayList> phone;
 };
 
 }  // namespace ppsim::render

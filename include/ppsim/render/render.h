@@ -30,6 +30,11 @@ Error StdoutNeedsText();
 // sized to be 9 px at least where it is seen.
 inline constexpr int kHtmlDisplayWidth = 760;
 
+// A phone's page width less the page's padding (a 390 px viewport, 8 px a
+// side): a page is laid out a second time for it (DisplayList::phone), on a
+// frame twice as wide, its text 9 px there.
+inline constexpr int kPhoneDisplayWidth = 374;
+
 struct RenderOptions {
   OutputFormat format = OutputFormat::kSvg;
   int fps = 30;                      // video frames per second

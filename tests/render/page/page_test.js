@@ -1,6 +1,7 @@
 // The HTML page in the system's headless Chromium, driven by puppeteer-core:
 // at 390 px (a phone), 760 px (a blog column) and 1366x768 (a laptop) it
-// does not scroll sideways, its controls are on screen, its text is at least
+// does not scroll sideways (below 776 px it shows the runs laid out again
+// for a phone's width, every cycle of every chart on screen), its controls are on screen, its text is at least
 // 9 px, one arrow key moves one tick, space plays and pauses, #tick= follows
 // the scrubber, and the speed and loop controls work. A P=64, M=1024 page
 // stays under 2 MB.
@@ -64,7 +65,7 @@ for (const [width, height] of [[390, 844], [760, 900], [1366, 768]]) {
     const facts = await page.evaluate(() => {
       const doc = document.documentElement;
       const box = (sel) => document.querySelector(sel).getBoundingClientRect().toJSON();
-      const svg = document.querySelector('.chart svg');
+      const svg = Array.from(document.querySelectorAll('.chart svg')).find((e) => e.getBoundingClientRect().width > 0);
       const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
       let smallest = Infinity;
       for (const t of svg.querySelectorAll('text')) {
@@ -84,7 +85,7 @@ for (const [width, height] of [[390, 844], [760, 900], [1366, 768]]) {
       assert.ok(b.top >= 0 && b.bottom <= facts.innerHeight && b.left >= 0 && b.right <= facts.innerWidth,
                 `#${name} is off screen: ${JSON.stringify(b)}`);
     }
-    // The chart never scales its text under 9 px: below 760 px it scrolls in its own box.
+    // The chart never scales its text under 9 px: below 776 px the phone's layout is shown.
     assert.ok(facts.smallest >= 9 - 0.01, `smallest text ${facts.smallest.toFixed(2)} px`);
     assert.deepEqual(page.errors, []);
     await page.close();
@@ -127,11 +128,13 @@ test('#tick= follows the scrubber and the page opens there', async () => {
   assert.equal(await tickOf(page), 11);
   // The counter and each run's status say the same: 11 of 18 cycles done.
   assert.equal(await page.$eval('#tick', (el) => el.textContent), '11 of 18 cycles');
-  const status = await page.evaluate(() => Array.from(document.querySelectorAll('text')).filter(
-      (t) => t.style.display !== 'none' && t.textContent.startsWith('cycle ')).map((t) => t.textContent));
+  // The texts of the chart on screen (the page's or the phone's layout).
+  const texts = await page.evaluate(() => Array.from(Array.from(document.querySelectorAll('.chart svg')).find(
+      (e) => e.getBoundingClientRect().width > 0).querySelectorAll('text')).filter(
+      (t) => t.style.display !== 'none').map((t) => t.textContent));
+  const status = texts.filter((t) => t.startsWith('cycle '));
   assert.ok(status.length === 0, JSON.stringify(status));  // no second readout of the cycles
-  const counts = await page.evaluate(() => Array.from(document.querySelectorAll('text')).filter(
-      (t) => t.style.display !== 'none' && t.textContent.startsWith('11 of 18 cycles · ')).map((t) => t.textContent));
+  const counts = texts.filter((t) => t.startsWith('11 of 18 cycles · '));
   assert.ok(counts.length === 2, JSON.stringify(counts));
   // Exactly the ops that started before tick 11 are drawn.
   const wrong = await page.evaluate(() => Array.from(document.querySelectorAll('rect.op')).filter(
@@ -203,6 +206,40 @@ for (const scene of ['gpipe_vs_1f1b.toml', 'zb_vs_1f1b.toml']) {
       assert.ok(bottom <= facts.innerHeight, `run ${run}'s gauge ends at ${bottom}, below the ${facts.innerHeight} px viewport`);
     }
     assert.ok(facts.svgBottom <= facts.innerHeight, `the chart ends at ${facts.svgBottom}`);
+    assert.deepEqual(page.errors, []);
+    await page.close();
+  });
+}
+
+// A phone (390x844): the page shows the runs laid out again for its width,
+// not a 760 px chart cropped to 374: the chart's box does not scroll, and the
+// last cycle of every chart is inside the viewport.
+for (const scene of ['gpipe_vs_1f1b.toml', 'zb_vs_1f1b.toml']) {
+  test(`${scene} at 390x844: every cycle of every chart is on screen`, async () => {
+    const file = path.join(work, 'phone-' + scene.replace('.toml', '.html'));
+    execFileSync(ppsim, ['render', path.join(sourceDir, 'examples', scene), '-o', file],
+                 { stdio: ['ignore', 'ignore', 'inherit'] });
+    const page = await open('file://' + file + '#tick=999', 390, 844);
+    const facts = await page.evaluate(() => {
+      const box = document.querySelector('.chart');
+      const svg = Array.from(box.querySelectorAll('svg')).find((e) => e.getBoundingClientRect().width > 0);
+      const last = {};  // run -> [end tick, right edge] of its last cell
+      for (const cell of svg.querySelectorAll('rect.op, rect.bubble')) {
+        const end = cell.classList.contains('op') ? Number(cell.dataset.end) : Number(cell.dataset.start) + 1;
+        const right = cell.getBoundingClientRect().right;
+        const r = cell.dataset.run;
+        if (!last[r] || end > last[r][0] || (end === last[r][0] && right > last[r][1])) last[r] = [end, right];
+      }
+      return { cls: svg.getAttribute('class'), last, boxScroll: box.scrollWidth - box.clientWidth,
+               pageScroll: document.documentElement.scrollWidth - window.innerWidth, innerWidth: window.innerWidth };
+    });
+    assert.equal(facts.cls, 'phone');
+    assert.ok(facts.boxScroll <= 0, `the chart's box scrolls ${facts.boxScroll} px sideways`);
+    assert.ok(facts.pageScroll <= 0, `the page scrolls ${facts.pageScroll} px sideways`);
+    assert.ok(Object.keys(facts.last).length >= 2, JSON.stringify(facts));
+    for (const [run, [end, right]] of Object.entries(facts.last)) {
+      assert.ok(right <= facts.innerWidth, `run ${run}'s last cycle (${end}) ends at ${right} px, past ${facts.innerWidth}`);
+    }
     assert.deepEqual(page.errors, []);
     await page.close();
   });
