@@ -6,6 +6,7 @@
 
 #include "ppsim/io/cost_file.h"
 #include "ppsim/io/memory_room.h"
+#include "ppsim/io/model_file.h"
 #include "ppsim/cost_spec.h"
 #include "ppsim/problem_keys.h"
 
@@ -44,6 +45,11 @@ Result<Problem> ToProblem(const ProblemOptions& o) {
   p.overlap = !o.no_overlap;
   for (auto [key, text] : {std::pair<const char*, const std::string*>{"cost_per", &o.cost_per}, {"hold", &o.hold}})
     if (Error e = set(key, *text); !e.ok()) return e;
+  if (!o.model.empty() || !o.layout.empty()) {
+    if (!o.cost.empty())
+      return Error::Field(ErrorCode::kUsage, "costs", " cannot be given with a model: its layers give the costs");
+    if (Error e = ApplyModelLayout(o.model, o.layout, o.chunks != "1", p); !e.ok()) return e;
+  }
   if (Error e = CheckMemoryRoom(p); !e.ok()) return e;  // before anything is sized by P·v·M
   return p;
 }

@@ -8,6 +8,7 @@
 #include "command.h"
 #include "ppsim/io/atomic_file.h"
 #include "ppsim/io/schedule_file.h"
+#include "ppsim/generators.h"
 #include "ppsim/jobs/simulate_output.h"
 #include "terminal.h"
 
@@ -23,6 +24,11 @@ struct SimulateOptions {
 
 // One library call; then says what was written (to a file, not stdout).
 int Run(SimulateOptions& o) {
+  const GeneratorInfo* g = FindGenerator(o.request.schedule);
+  if (!o.request.problem.layout.empty() && o.request.schedule_file.empty() && g && g->placement != Placement::kLoop)
+    return Report(Error::Field(ErrorCode::kPrecondition, "layout",
+                               ": Megatron runs stage i on rank i mod P, and " + g->name +
+                                   " places its stages otherwise (docs/layouts.md)"));
   if (o.json) o.request.format = "json";
   o.request.text = TextOptionsFor(o.output, o.width);
   const Error written = jobs::WriteSimulation(o.request, o.output, [&] { MakeTourFolder(o.output); });
@@ -40,6 +46,10 @@ const CommandRegistrar simulate_registrar(10, [](CLI::App& app, int* exit_code) 
                   "read the order from FILE: PyTorch CSV (.csv) or ppsim text (docs/formats.md)")
       ->excludes(named);
   AddProblemOptions(*cmd, o->request.problem);
+  cmd->add_option("--model", o->request.problem.model,
+                  "a model's layers (TOML, docs/costs.md): with --layout, each stage's costs are its layers' sums");
+  cmd->add_option("--layout", o->request.problem.layout,
+                  "Megatron's --pipeline-model-parallel-layout string splitting the model's layers (docs/layouts.md)");
   CLI::Option* json = cmd->add_flag("--json", o->json, "print one JSON object: parameters, metrics, activation series, ops");
   std::vector<std::string> formats;
   for (const jobs::SimulateFormat& f : jobs::SimulateFormats()) formats.push_back(f.name);

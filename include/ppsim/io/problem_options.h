@@ -25,6 +25,11 @@ struct ProblemOptions {
   std::string memory_limit;  // bytes per device; wins over the file's
   std::string group;         // "" = the schedule's default (Megatron's microbatch group = P)
   bool no_overlap = false;   // F&B pairs run as F then B (Problem::overlap)
+  // A model file (docs/costs.md) and a Megatron layout string (docs/layouts.md),
+  // both or neither: the stages, v and per-stage costs summed from the
+  // model's layers (io::ApplyModelLayout); then `cost` must be empty.
+  std::string model;
+  std::string layout;
 };
 
 // Builds the Problem; kInvalidValue (kTooLarge past a limit) naming the

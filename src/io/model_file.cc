@@ -1,0 +1,146 @@
+#include "ppsim/io/model_file.h"
+
+#include <toml++/toml.h>
+
+#include <algorithm>
+#include <string>
+
+#include "ppsim/io/atomic_file.h"
+#include "ppsim/layout.h"
+#include "ppsim/memory_model.h"
+
+namespace ppsim::io {
+namespace {
+
+Error At(Error e, const std::string& source, const toml::source_region& region) {
+  return e.At(source, static_cast<int>(region.begin.line), static_cast<int>(region.begin.column));
+}
+
+// A whole number in [0, max] at `node`, named `field`.
+Error Count(const toml::node& node, const std::string& field, long long min, long long max, const std::string& source,
+            std::int64_t& out) {
+  const auto* i = node.as_integer();
+  if (i == nullptr)
+    return At(Error::Field(ErrorCode::kInvalidValue, field, ": expected a whole number"), source, node.source());
+  const std::int64_t v = i->get();
+  if (v < min)
+    return At(Error::Field(ErrorCode::kInvalidValue, field,
+                           " must be ≥ " + std::to_string(min) + ", got " + std::to_string(v)),
+              source, node.source());
+  if (v > max)
+    return At(Error::Field(ErrorCode::kTooLarge, field,
+                           ": " + std::to_string(v) + " exceeds the limit " + std::to_string(max)),
+              source, node.source());
+  out = v;
+  return Error::Ok();
+}
+
+char KindLetter(std::string_view kind) {
+  if (kind == "embedding") return 'E';
+  if (kind == "decoder") return 't';
+  if (kind == "mtp") return 'm';
+  if (kind == "loss") return 'L';
+  return 0;
+}
+
+// One [[layer]] table, appended `repeat` times.
+Error ReadLayer(const toml::table& t, const toml::node& where, const std::string& source, Model& model) {
+  ModelLayer layer;
+  std::int64_t repeat = 1;
+  bool has_kind = false;
+  for (const auto& [k, node] : t) {
+    const std::string key(k.str());
+    Error e = Error::Ok();
+    if (key == "kind") {
+      const auto* s = node.as_string();
+      layer.kind = s ? KindLetter(s->get()) : 0;
+      if (layer.kind == 0)
+        return At(Fail(ErrorCode::kUnknownName, "kind: " + (s ? "'" + s->get() + "'" : std::string("a non-string")) +
+                                                    " is not a layer kind (embedding, decoder, mtp, loss)"),
+                  source, node.source());
+      has_kind = true;
+    } else if (key == "name") {
+      if (!node.is_string())
+        return At(Error::Field(ErrorCode::kInvalidValue, "name", ": expected a string"), source, node.source());
+      layer.name = node.as_string()->get();
+    } else if (key == "repeat") {
+      e = Count(node, key, 1, kMaxModelLayers, source, repeat);
+    } else if (key == "F" || key == "B" || key == "W") {
+      Tick& cost = key == "F" ? layer.f : key == "B" ? layer.b : layer.w;
+      e = Count(node, key, 0, kMaxCost, source, cost);
+    } else if (key == "activation_bytes" || key == "param_bytes") {
+      e = Count(node, key, 0, kMaxBytes, source, key == "param_bytes" ? layer.param_bytes : layer.activation_bytes);
+    } else {
+      return At(Fail(ErrorCode::kUnknownName,
+                     "unknown key '" + key + "' (known: kind, name, repeat, F, B, W, activation_bytes, param_bytes)"),
+                source, k.source());
+    }
+    if (!e.ok()) return e;
+  }
+  if (!has_kind)
+    return At(Fail(ErrorCode::kInvalidValue, "layer: no kind (embedding, decoder, mtp, loss)"), source, where.source());
+  if (static_cast<long long>(model.layers.size()) + repeat > kMaxModelLayers)
+    return At(Fail(ErrorCode::kTooLarge, "repeat: more than " + std::to_string(kMaxModelLayers) + " layers in all"),
+              source, where.source());
+  model.layers.insert(model.layers.end(), static_cast<size_t>(repeat), layer);
+  return Error::Ok();
+}
+
+}  // namespace
+
+Result<Model> ParseModelText(std::string_view text, const std::string& source) {
+  toml::table doc;
+  try {
+    doc = toml::parse(text, source);
+  } catch (const toml::parse_error& e) {
+    return At(Fail(ErrorCode::kParse, std::string(e.description())), source, e.source());
+  }
+  Model model;
+  for (const auto& [k, node] : doc) {
+    const std::string key(k.str());
+    if (key == "name") continue;
+    if (key != "layer")
+      return At(Fail(ErrorCode::kUnknownName, "unknown key '" + key + "' (known: name, [[layer]])"), source,
+                k.source());
+    const toml::array* layers = node.as_array();
+    if (layers == nullptr)
+      return At(Fail(ErrorCode::kInvalidValue, "layer: expected tables ([[layer]])"), source, node.source());
+    for (const toml::node& l : *layers) {
+      const toml::table* t = l.as_table();
+      if (t == nullptr)
+        return At(Fail(ErrorCode::kInvalidValue, "layer: expected a table ([[layer]])"), source, l.source());
+      if (Error e = ReadLayer(*t, l, source, model); !e.ok()) return e;
+    }
+  }
+  if (model.layers.empty())
+    return Error(ErrorCode::kInvalidValue, "no [[layer]]: a model has at least one layer").At(source, 1, 1);
+  return model;
+}
+
+Result<Model> ReadModelFile(const std::string& path) {
+  Result<std::string> text = ReadFile(path);
+  if (!text) return Error::Field(text.error().code, "model", ": " + text.error().Text());
+  return ParseModelText(*text, path);
+}
+
+Error ApplyModelLayout(const std::string& model_path, const std::string& layout, bool chunks_given, Problem& p) {
+  if (model_path.empty())
+    return Error::Field(ErrorCode::kUsage, "layout", " needs a model: the layers it splits (docs/costs.md)");
+  if (layout.empty())
+    return Error::Field(ErrorCode::kUsage, "model",
+                        " needs a layout: how its layers split into stages (docs/layouts.md)");
+  Result<Model> model = ReadModelFile(model_path);
+  if (!model) return model.error();
+  const auto count = [&model](char kind) {
+    return static_cast<int>(std::count_if(model->layers.begin(), model->layers.end(),
+                                          [kind](const ModelLayer& l) { return l.kind == kind; }));
+  };
+  Result<Layout> split = ReadLayout(
+      layout, {.P = p.P, .chunks = chunks_given ? p.v : 0, .num_layers = count('t'), .mtp_layers = count('m')});
+  if (!split) return split.error();
+  Result<StageCosts> costs = SumStageCosts(*model, *split);
+  if (!costs) return costs.error();
+  return ApplyStageCosts(*costs, *split, p);
+}
+
+}  // namespace ppsim::io

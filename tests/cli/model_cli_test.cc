@@ -1,0 +1,102 @@
+// `ppsim simulate --model FILE --layout STRING` through the shipped binary:
+// the model's layers summed into the layout's stages run exactly as the same
+// per-stage costs typed by hand, and each bad input is one line with its code.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include <unistd.h>
+#include <cstdio>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "cli/run_tool.h"
+
+namespace ppsim {
+namespace {
+
+using testing::RunPpsim;
+
+// A model file in /tmp, removed at the end of the test.
+class ModelFile {
+ public:
+  explicit ModelFile(const std::string& text)
+      : path_("/tmp/ppsim_model_test_" + std::to_string(::getpid()) + "_" + std::to_string(counter_++) + ".toml") {
+    std::ofstream(path_) << text;
+  }
+  ~ModelFile() { std::remove(path_.c_str()); }
+  const std::string& path() const { return path_; }
+
+ private:
+  static inline int counter_ = 0;
+  std::string path_;
+};
+
+const char* const kModel = R"([[layer]]
+kind = "embedding"
+F = 1
+B = 1
+W = 1
+[[layer]]
+kind = "decoder"
+repeat = 4
+F = 2
+B = 2
+W = 1
+activation_bytes = 1000
+[[layer]]
+kind = "loss"
+F = 1
+B = 1
+)";
+
+TEST(ModelCli, RunsAsTheSamePerStageCostsByHand) {
+  const ModelFile model(kModel);
+  auto from_model =
+      RunPpsim("simulate -s interleaved -P 2 -M 4 --model " + model.path() + " --layout 'Et|t|t|tL' --json");
+  ASSERT_EQ(from_model.exit_code, 0) << from_model.err;
+  auto by_hand = RunPpsim(
+      "simulate -s interleaved -P 2 --chunks 2 -M 4 --cost F=3:2:2:3,B=3:2:2:3,W=2:1:1:1 --cost-per chunk --json");
+  ASSERT_EQ(by_hand.exit_code, 0) << by_hand.err;
+  const nlohmann::json a = nlohmann::json::parse(from_model.out), b = nlohmann::json::parse(by_hand.out);
+  EXPECT_EQ(a["v"], 2);
+  EXPECT_EQ(a["makespan"], b["makespan"]);
+  EXPECT_EQ(a["ops"], b["ops"]);
+  EXPECT_EQ(a["busy"], b["busy"]);
+}
+
+TEST(ModelCli, BadInputIsOneLineWithItsCode) {
+  const ModelFile model(kModel);
+  const ModelFile unknown("[[layer]]\nkind = \"moe\"\n");
+  const std::string m = " --model " + model.path();
+  struct Case {
+    std::string args;
+    int code;
+    std::string err;
+  };
+  const std::vector<Case> cases = {
+      {"-P 2" + m + " --layout 'Et|t||t|t|L'", 3,
+       "ppsim: --layout: stage 2 (pp 0, vp 1) has no layer, so its ops would take 0 ticks; every op must take ≥ 1 "
+       "(empty stages are not simulated yet)\n"},
+      {"-P 2" + m + " --layout 'Et|ttL'", 3, "ppsim: layout (column 5): 3 decoder layers (t), but num_layers is 4\n"},
+      {"-s zbv -P 2 -M 4" + m + " --layout 'Et|t|t|tL'", 5,
+       "ppsim: --layout: Megatron runs stage i on rank i mod P, and zbv places its stages otherwise "
+       "(docs/layouts.md)\n"},
+      {"-P 2" + m, 2, "ppsim: --model needs a layout: how its layers split into stages (docs/layouts.md)\n"},
+      {"-P 2 --layout 'Et|tL'", 2, "ppsim: --layout needs a model: the layers it splits (docs/costs.md)\n"},
+      {"-P 2 --cost F=2" + m + " --layout 'Et|t|t|tL'", 2,
+       "ppsim: --cost cannot be given with a model: its layers give the costs\n"},
+      {"-P 1 --model " + unknown.path() + " --layout 'EL'", 4,
+       "ppsim: " + unknown.path() + ":2:8: kind: 'moe' is not a layer kind (embedding, decoder, mtp, loss)\n"},
+  };
+  for (const Case& c : cases) {
+    auto run = RunPpsim("simulate " + c.args);
+    EXPECT_EQ(run.exit_code, c.code) << c.args << ": " << run.err;
+    EXPECT_EQ(run.err, c.err) << c.args;
+    EXPECT_EQ(run.out, "") << c.args;
+  }
+}
+
+}  // namespace
+}  // namespace ppsim
