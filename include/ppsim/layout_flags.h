@@ -31,7 +31,8 @@ struct MegatronSplitFlags {
 // layout string writes them: E first in stage 0, the decoder layers, then
 // the MTP layers and L in the last stage ("Ett", "tt", "ttmL"). Or the
 // first check Megatron fails, in its words, as one line naming the flag
-// (field "first_layers", "last_layers", "num_layers", "chunks", "P"):
+// by Megatron's name for it (field "decoder_first_pipeline_num_layers",
+// "decoder_last_pipeline_num_layers", "num_layers", "chunks", "P"):
 // kInvalidValue for a value out of range, kPrecondition for a split Megatron
 // refuses (layers not divisible among the ranks, flags that exclude each
 // other).

@@ -32,8 +32,8 @@ Error CheckRanges(const MegatronSplitFlags& f) {
 Result<std::vector<int>> UnevenRanks(const MegatronSplitFlags& f) {
   const int v = f.chunks;
   int middle_layers = f.num_layers, middle_ranks = f.P;
-  for (const auto& [given, field] :
-       {std::pair{f.first_layers, "first_layers"}, std::pair{f.last_layers, "last_layers"}}) {
+  for (const auto& [given, field] : {std::pair{f.first_layers, "decoder_first_pipeline_num_layers"},
+                                     std::pair{f.last_layers, "decoder_last_pipeline_num_layers"}}) {
     if (!given) continue;
     if (*given < 1)  // TransformerConfig: "num_layers_in_first_pipeline_stage must be larger than 0"
       return Error::Field(ErrorCode::kInvalidValue, field, " must be ≥ 1, got " + std::to_string(*given));
@@ -45,9 +45,9 @@ Result<std::vector<int>> UnevenRanks(const MegatronSplitFlags& f) {
   }
   // Megatron would go on with a negative count here and build nothing.
   if (middle_ranks < 0 || middle_layers < 0)
-    return Refuse("first_layers", ": first and last layers (" + std::to_string(f.num_layers - middle_layers) +
-                                      ") exceed num_layers " + std::to_string(f.num_layers) +
-                                      " or the P = " + std::to_string(f.P) + " ranks");
+    return Refuse("num_layers", ": first and last layers (" + std::to_string(f.num_layers - middle_layers) +
+                                    ") exceed num_layers " + std::to_string(f.num_layers) +
+                                    " or the P = " + std::to_string(f.P) + " ranks");
   if ((middle_layers != 0) != (middle_ranks != 0))
     return Refuse("num_layers", ": " + std::to_string(middle_layers) + " middle layers remain for " +
                                     std::to_string(middle_ranks) + " middle ranks");
@@ -90,8 +90,9 @@ Result<std::vector<int>> MegatronDecoderCounts(const MegatronSplitFlags& f) {
   if (Error e = CheckRanges(f); !e.ok()) return e;
   const bool uneven = f.first_layers || f.last_layers;
   if (uneven && (f.account_for_embedding || f.account_for_loss))
-    return Refuse(f.first_layers ? "first_layers" : "last_layers",
-                  " cannot be given with account_for_embedding or account_for_loss (Megatron's TransformerConfig)");
+    return Refuse(f.first_layers ? "decoder_first_pipeline_num_layers" : "decoder_last_pipeline_num_layers",
+                  " cannot be given with account_for_embedding_in_pipeline_split or "
+                  "account_for_loss_in_pipeline_split (Megatron's TransformerConfig)");
   Result<std::vector<int>> ranks = uneven ? UnevenRanks(f) : EvenRanks(f);
   if (!ranks) return ranks.error();
   std::vector<int> counts(static_cast<size_t>(f.P) * f.chunks);

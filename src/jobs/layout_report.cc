@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "ppsim/io/json_out.h"
 #include "ppsim/io/problem_options.h"
+#include "ppsim/layout_flags.h"
 
 namespace ppsim::jobs {
 
@@ -165,6 +167,53 @@ Result<LayoutReport> MakeLayoutReport(std::string_view text, const LayoutOptions
            "\n";
   r.json = ReportJson(r, text);
   return r;
+}
+
+namespace {
+
+bool SplitFlagsGiven(const LayoutArgs& a) {
+  return !a.decoder_first_pipeline_num_layers.empty() || !a.decoder_last_pipeline_num_layers.empty() ||
+         a.account_for_embedding_in_pipeline_split || a.account_for_loss_in_pipeline_split;
+}
+
+// The layout string of the split Megatron's flags give.
+Result<std::string> FlagLayout(const LayoutArgs& a, const LayoutOptions& o) {
+  if (o.num_layers < 0)
+    return Error::Field(ErrorCode::kInvalidValue, "num_layers", " is required without a layout string");
+  MegatronSplitFlags f{.num_layers = o.num_layers, .P = o.P, .chunks = o.chunks > 0 ? o.chunks : 1};
+  const int max = static_cast<int>(kMaxLayoutLength);
+  for (const auto& [text, field, out] :
+       {std::tuple{&a.decoder_first_pipeline_num_layers, "decoder_first_pipeline_num_layers", &f.first_layers},
+        std::tuple{&a.decoder_last_pipeline_num_layers, "decoder_last_pipeline_num_layers", &f.last_layers}}) {
+    if (text->empty()) continue;
+    int value = 0;
+    if (Error e = io::ParseIntField(field, *text, 1, max, value); !e.ok()) return e;
+    *out = value;
+  }
+  f.account_for_embedding = a.account_for_embedding_in_pipeline_split;
+  f.account_for_loss = a.account_for_loss_in_pipeline_split;
+  f.mtp_layers = o.mtp_layers > 0 ? o.mtp_layers : 0;
+  Result<std::vector<std::string>> stages = MegatronFlagStages(f);
+  if (!stages) return stages.error();
+  return WriteLayoutString(*stages);
+}
+
+}  // namespace
+
+Result<LayoutReport> LayoutReportFor(std::string_view text, const LayoutArgs& args) {
+  Result<LayoutOptions> options = ParseLayoutArgs(args);
+  if (!options) return options.error();
+  if (!text.empty()) {
+    if (SplitFlagsGiven(args))
+      return Fail(ErrorCode::kPrecondition,
+                  "a layout string cannot be given with Megatron's split flags "
+                  "(decoder_first/last_pipeline_num_layers, account_for_embedding/loss_in_pipeline_split), "
+                  "as Megatron refuses them together");
+    return MakeLayoutReport(text, *options);
+  }
+  Result<std::string> built = FlagLayout(args, *options);
+  if (!built) return built.error();
+  return MakeLayoutReport(*built, *options);
 }
 
 }  // namespace ppsim::jobs

@@ -94,5 +94,44 @@ TEST(LayoutCli, RefusalsAreOneLineWithTheirCode) {
   }
 }
 
+// Without a string, Megatron's split flags: the same per-stage counts as
+// Megatron computes, written as the layout string that gives them.
+TEST(LayoutCli, MegatronsSplitFlagsInsteadOfAString) {
+  auto run = RunPpsim("layout -P 8 --num-layers 61 --mtp-layers 1 --decoder-first-pipeline-num-layers 5 --json");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const nlohmann::json j = nlohmann::json::parse(run.out);
+  EXPECT_EQ(j["megatron_layout"], "Et*5|(t*8|)*6,t*8mL");
+  EXPECT_EQ(j["stages"][0][0]["num_decoder_layers"], 5);
+  EXPECT_EQ(j["stages"][7][0]["decoder_layer_ids"][0], 53);
+  run = RunPpsim(
+      "layout -P 4 --num-layers 14 --account-for-embedding-in-pipeline-split "
+      "--account-for-loss-in-pipeline-split");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_NE(run.out.find("--pipeline-model-parallel-layout 'Et*3|(t*4|)*2,t*3L'"), std::string::npos) << run.out;
+  struct Case {
+    std::string args;
+    int code;
+    std::string err;
+  };
+  const std::vector<Case> cases = {
+      {"-P 4 --num-layers 7", 5, "ppsim: --num-layers: 7 layers are not divisible by P = 4\n"},
+      {"-P 4", 3, "ppsim: --num-layers is required without a layout string\n"},
+      {"-P 4 --num-layers 8 --decoder-first-pipeline-num-layers 0", 3,
+       "ppsim: --decoder-first-pipeline-num-layers must be ≥ 1, got 0\n"},
+      {"-P 4 --num-layers 8 --decoder-first-pipeline-num-layers 2 --account-for-loss-in-pipeline-split", 5,
+       "ppsim: --decoder-first-pipeline-num-layers cannot be given with account_for_embedding_in_pipeline_split or "
+       "account_for_loss_in_pipeline_split (Megatron's TransformerConfig)\n"},
+      {"'Et|tL' -P 2 --decoder-first-pipeline-num-layers 1", 5,
+       "ppsim: a layout string cannot be given with Megatron's split flags (decoder_first/last_pipeline_num_layers, "
+       "account_for_embedding/loss_in_pipeline_split), as Megatron refuses them together\n"},
+  };
+  for (const Case& c : cases) {
+    auto bad = RunPpsim("layout " + c.args);
+    EXPECT_EQ(bad.exit_code, c.code) << c.args << ": " << bad.err;
+    EXPECT_EQ(bad.err, c.err) << c.args;
+    EXPECT_EQ(bad.out, "") << c.args;
+  }
+}
+
 }  // namespace
 }  // namespace ppsim

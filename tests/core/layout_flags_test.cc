@@ -48,9 +48,9 @@ TEST(MegatronFlags, FirstAndLastLayers) {
   const Result<std::vector<int>> both =
       MegatronDecoderCounts({.num_layers = 8, .P = 4, .first_layers = 1, .account_for_embedding = true});
   ASSERT_FALSE(both.ok());
-  EXPECT_EQ(
-      both.error().Text(),
-      "first_layers cannot be given with account_for_embedding or account_for_loss (Megatron's TransformerConfig)");
+  EXPECT_EQ(both.error().Text(),
+            "decoder_first_pipeline_num_layers cannot be given with account_for_embedding_in_pipeline_split or "
+            "account_for_loss_in_pipeline_split (Megatron's TransformerConfig)");
 }
 
 TEST(MegatronFlags, EmbeddingAndLossCountAsLayers) {

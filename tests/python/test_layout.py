@@ -62,3 +62,17 @@ def test_errors_are_the_clis(args, kwargs, code, message):
 def test_wrong_type_names_the_keyword():
     with pytest.raises(TypeError, match="P"):
         ppsim.layout("EtL", P=[4])
+
+
+def test_megatron_split_flags():
+    got = ppsim.layout(P=8, num_layers=61, mtp_layers=1, decoder_first_pipeline_num_layers=5)
+    assert got["megatron_layout"] == "Et*5|(t*8|)*6,t*8mL"
+    code, out, err = run_cli(
+        "layout", "-P", "8", "--num-layers", "61", "--mtp-layers", "1", "--decoder-first-pipeline-num-layers", "5",
+        "--json")
+    assert code == 0, err
+    got.pop("text")
+    assert got == json.loads(out)
+    even = ppsim.layout(P=4, num_layers=14, account_for_embedding_in_pipeline_split=True,
+                        account_for_loss_in_pipeline_split=True)
+    assert [s["num_decoder_layers"] for rank in even["stages"] for s in rank] == [3, 4, 4, 3]

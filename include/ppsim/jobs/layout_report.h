@@ -19,6 +19,11 @@ struct LayoutArgs {
   std::string chunks;
   std::string num_layers;
   std::string mtp_layers;
+  // Megatron's split flags, in place of a layout string (layout_flags.h).
+  std::string decoder_first_pipeline_num_layers;
+  std::string decoder_last_pipeline_num_layers;
+  bool account_for_embedding_in_pipeline_split = false;
+  bool account_for_loss_in_pipeline_split = false;
 };
 
 // The options the values give, or an Error naming the field ("P", "chunks",
@@ -41,5 +46,12 @@ struct LayoutReport {
 
 // Reads `text` (ReadLayout, whose Error it returns) and builds the report.
 Result<LayoutReport> MakeLayoutReport(std::string_view text, const LayoutOptions& options);
+
+// `ppsim layout`: the report for the layout string `text`, or, when `text`
+// is empty, for the split Megatron's flags in `args` give (its even split
+// when none is set; num_layers is then required), written as a layout
+// string (MegatronFlagStages, WriteLayoutString). A string and split flags
+// together are refused (kPrecondition), as Megatron refuses them.
+Result<LayoutReport> LayoutReportFor(std::string_view text, const LayoutArgs& args);
 
 }  // namespace ppsim::jobs
