@@ -84,6 +84,13 @@ Result<Pipeline> BuildPipeline(const std::vector<io::KinetoTrace>& traces) {
       pl.ops[r].push_back(std::move(op));
     }
     if (pl.ops[r].empty()) return Bad(t, "no compute action (F, B, I or W) in the step");
+    // A rank runs its compute ops one at a time, in its order, on its stream.
+    for (size_t i = 1; i < pl.ops[r].size(); ++i) {
+      const MeasuredOp &a = pl.ops[r][i - 1], &b = pl.ops[r][i];
+      if (b.start < a.end)
+        return Bad(t, "action '" + b.action + "' starts on the GPU " + std::to_string(a.end - b.start) +
+                          " ns before '" + a.action + "', issued before it, ends (GPU ranges overlap)");
+    }
   }
   if (S % P != 0)
     return Fail(ErrorCode::kBadSchedule, std::to_string(S) + " stages on " + std::to_string(P) +

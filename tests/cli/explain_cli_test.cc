@@ -231,6 +231,23 @@ TEST(ExplainCli, ActionsThatAreNoScheduleNameTheOp) {
   EXPECT_NE(bad.message.find("B2@s1"), std::string::npos) << bad.message;
 }
 
+TEST(ExplainCli, OverlappingGpuRangesNameBothActions) {
+  const std::string dir = TempDir("overlap");
+  std::filesystem::copy_file(kTraces + "pub-1f1b-P2-M4-none/rank1.json", dir + "/rank1.json");
+  std::string text = Slurp(kTraces + "pub-1f1b-P2-M4-none/rank0.json");
+  // 0F1's GPU range moved 1 ms earlier, into 0F0's (its kernel stays: the annotation wins).
+  const std::string from = R"("name": "PP:0F1", "pid": 0, "tid": 7, "ts": 5727640832851.047)";
+  const size_t at = text.find(from);
+  ASSERT_NE(at, std::string::npos);
+  text.replace(at, from.size(), R"("name": "PP:0F1", "pid": 0, "tid": 7, "ts": 5727640831851.047)");
+  std::ofstream(dir + "/rank0.json") << text;
+  const Bad bad = RunBad(dir);
+  EXPECT_EQ(bad.exit_code, 8);
+  EXPECT_NE(bad.message.find("rank 0: action '0F1' starts on the GPU"), std::string::npos) << bad.message;
+  EXPECT_NE(bad.message.find("before '0F0', issued before it, ends (GPU ranges overlap)"), std::string::npos)
+      << bad.message;
+}
+
 TEST(ExplainCli, MissingRankIsNamed) {
   const Bad bad = RunBad(kTraces + "pub-1f1b-P4-M4-straggler/rank1.json " + kTraces +
                          "pub-1f1b-P4-M4-straggler/rank0.json " + kTraces + "pub-1f1b-P4-M4-straggler/rank3.json");
