@@ -72,6 +72,15 @@ int LetterIndex(char letter);  // F 0, B 1, I 2, W 3
 // The parts of a trace without PP: ranges and their pair (report.parts, .pair).
 void MeasureParts(const io::KinetoTrace& trace, ExplainReport& report);
 
+// Median cost (ns) per stage and letter ([stage][F, B, I, W]; 0 = none).
+using MedianCosts = std::vector<std::vector<Tick>>;
+// The registry schedule of the same shape (P, M, v, placement, split or
+// not) that ends soonest on `medians` and `hops` while holding no more
+// activations per device (allocator view) than the pipeline's own orders,
+// as an `order` finding if it ends before `ideal_makespan`; else none.
+Result<std::vector<Finding>> FindBetterOrder(const Pipeline& pipeline, const MedianCosts& medians,
+                                             const std::vector<Hop>& hops, Tick ideal_makespan);
+
 // Ranks the findings and fills report.ideal (faults removed).
 Error FindCauses(const Pipeline& pipeline, const Expected& expected, ExplainReport& report);
 

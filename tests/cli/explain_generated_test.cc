@@ -125,6 +125,25 @@ TEST(ExplainGenerated, StragglerNamedWithEqualStages) {
   EXPECT_LT(e.j["ideal"]["makespan_us"].get<double>(), e.j["replay"]["makespan_us"].get<double>());
 }
 
+TEST(ExplainGenerated, ACustomOrderIsBeatenByARegistryOneInTheSameMemory) {
+  // 1F1B but rank 0 runs all its F, then its B last microbatch first: it
+  // holds M sets, and its first backward waits for rank 1's last one.
+  TraceSpec spec = Spec("1f1b", 4, 8, 1, 12);
+  spec.fill_drain = 0;
+  const Explained e = Explain(spec, "fill_drain");
+  ASSERT_FALSE(e.j.is_null());
+  EXPECT_EQ(e.j["orders"], json(e.truth.orders));
+  EXPECT_TRUE(e.j["schedule"].is_null());  // no registry schedule runs this order
+  ASSERT_FALSE(e.j["findings"].empty());
+  const json& f = e.j["findings"][0];
+  EXPECT_EQ(f["kind"], "order") << f.dump();
+  // GPipe and 1F1B both fit in rank 0's 8 sets; either ends about 7 backwards sooner.
+  EXPECT_TRUE(f["op"] == "1f1b" || f["op"] == "gpipe") << f.dump();
+  const double plain = Explain(Spec("1f1b", 4, 8, 1, 12), "plain").j["ideal"]["makespan_us"].get<double>();
+  EXPECT_NEAR(f["lost_us"].get<double>(), e.j["ideal"]["makespan_us"].get<double>() - plain, 0.01 * plain) << f.dump();
+  EXPECT_GT(f["lost_us"].get<double>(), 5000.0);
+}
+
 TEST(ExplainGenerated, StepChosenOrAskedFor) {
   const std::string dir = Dir("step");
   testing::WriteTraces(Spec("1f1b", 2, 3, 1, 11), dir);

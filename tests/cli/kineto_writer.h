@@ -9,6 +9,7 @@
 // epoch µs, every time a whole µs). The truth comes back with the files.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -32,6 +33,7 @@ struct TraceSpec {
   bool annotations = true;     // gpu_user_annotation events (else only kernels)
   int straggler = -1;          // a rank whose ops all take `factor` times longer
   double factor = 1.0;
+  int fill_drain = -1;         // a rank that runs all its F, then all its B last microbatch first (a custom order)
 };
 
 struct TraceTruth {
@@ -53,6 +55,12 @@ inline TraceTruth WriteTraces(const TraceSpec& spec, const std::string& dir) {
   p.P = spec.P, p.M = spec.M, p.v = spec.v;
   Result<Schedule> made = Generate(spec.schedule, p);
   if (!made) return truth;
+  if (spec.fill_drain >= 0) {
+    auto& q = made->devices[spec.fill_drain];
+    const auto b = std::stable_partition(q.begin(), q.end(),
+                                         [&](const Slot& slot) { return made->space.At(slot.op).kind == OpKind::kF; });
+    std::reverse(b, q.end());
+  }
   const Schedule& s = *made;
   const OpSpace space = s.space;
   const Tick unit = spec.legacy ? 1000 : 1;  // legacy traces hold whole µs

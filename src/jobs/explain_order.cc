@@ -1,0 +1,91 @@
+// The `order` finding: every registry schedule of the pipeline's shape
+// placed on the fitted median costs (the ideal's), compared with the
+// pipeline's own orders on the same costs; memory is the fullest device's
+// peak of activations held from the start of F to the end of its B or W.
+#include <algorithm>
+#include <cstdio>
+#include <optional>
+
+#include "explain_internal.h"
+#include "ppsim/generators.h"
+#include "ppsim/metrics.h"
+#include "ppsim/placement.h"
+
+namespace ppsim::jobs::explain {
+namespace {
+
+struct Placed {
+  Tick makespan = 0;
+  std::int64_t peak = 0;  // fullest device, chunk sets
+};
+
+// `schedule` placed with each op at its stage and letter's median; nullopt
+// when a median it needs is unknown (a kind the trace never ran).
+Result<std::optional<Placed>> PlaceOnMedians(const Pipeline& pl, const Schedule& schedule, const MedianCosts& med,
+                                             const std::vector<Hop>& hops) {
+  Problem p = pl.problem;
+  const OpSpace space = schedule.space;
+  p.op_durations.assign(space.size(), 0);
+  for (const auto& queue : schedule.devices) {
+    for (const Slot& slot : queue) {
+      if (slot.pair()) return std::optional<Placed>();
+      const Op op = space.At(slot.op);
+      const auto& m = med[op.stage];
+      Tick d = 0;
+      if (op.kind == OpKind::kF) d = m[0];
+      else if (op.kind == OpKind::kW) d = m[3];
+      else if (!schedule.split_backward || slot.full) d = m[1] > 0 ? m[1] : (m[2] > 0 && m[3] > 0 ? m[2] + m[3] : 0);
+      else d = m[2];
+      if (d <= 0) return std::optional<Placed>();
+      p.op_durations[slot.op] = d;
+    }
+  }
+  const int S = p.stages();
+  p.comm_hops.assign(S > 1 ? S - 1 : 0, 0);
+  for (int s = 0; s + 1 < S; ++s) p.comm_hops[s] = HopLatency(pl, hops, s, s + 1);
+  if (Error e = ValidateProblem(p); !e.ok()) return e;
+  Result<Timeline> t = Place(p, schedule);
+  if (!t) return t.error();
+  MeasureOptions options;
+  options.series = false;
+  const Metrics metrics = Measure(*t, options);
+  Placed out{t->makespan, 0};
+  for (std::int64_t peak : metrics.resident_peak_per_device) out.peak = std::max(out.peak, peak);
+  return std::optional<Placed>(out);
+}
+
+}  // namespace
+
+Result<std::vector<Finding>> FindBetterOrder(const Pipeline& pl, const MedianCosts& medians,
+                                             const std::vector<Hop>& hops, Tick ideal_makespan) {
+  Result<std::optional<Placed>> own = PlaceOnMedians(pl, pl.schedule, medians, hops);
+  if (!own) return own.error();
+  if (!*own) return std::vector<Finding>{};
+  std::string best_name;
+  Placed best{ideal_makespan, (*own)->peak};
+  for (const GeneratorInfo& g : Generators()) {
+    if (g.split_backward != pl.split) continue;
+    Problem p = pl.problem;
+    p.costs = Costs{};
+    p.ticks_per_unit = 0;
+    p.cost_basis = CostBasis::kStage;
+    Result<Schedule> s = Generate(g.name, p);
+    if (!s || p.v != pl.problem.v || p.placement != pl.problem.placement || s->devices == pl.schedule.devices) continue;
+    Result<std::optional<Placed>> placed = PlaceOnMedians(pl, *s, medians, hops);
+    if (!placed) return placed.error();
+    if (!*placed || (*placed)->peak > (*own)->peak || (*placed)->makespan >= best.makespan) continue;
+    best = **placed;
+    best_name = g.name;
+  }
+  if (best_name.empty()) return std::vector<Finding>{};
+  const Tick lost = ideal_makespan - best.makespan;
+  char text[240];
+  std::snprintf(text, sizeof text,
+                "order: %s would end %.0f µs sooner than these orders on the fitted costs, holding at most %lld "
+                "activation sets per device as they do (%lld)",
+                best_name.c_str(), static_cast<double>(lost) / 1000.0, static_cast<long long>(best.peak),
+                static_cast<long long>((*own)->peak));
+  return std::vector<Finding>{{"order", -1, {}, best_name, lost, text}};
+}
+
+}  // namespace ppsim::jobs::explain
