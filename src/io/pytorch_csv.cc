@@ -4,8 +4,10 @@
 #include "ppsim/io/pytorch_csv.h"
 
 #include <cctype>
+#include <optional>
 #include <string>
 
+#include "io/pytorch_comms_check.h"
 #include "io/schedule_shape.h"
 #include "ppsim/problem.h"
 
@@ -19,6 +21,23 @@ constexpr std::string_view kOverlap = "OVERLAP_F_B";
 bool IsSpace(char c) { return c == ' ' || c == '\t' || c == '\v' || c == '\f'; }
 bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 bool IsTypeChar(char c) { return (c >= 'A' && c <= 'Z') || c == '_'; }
+
+struct TypeName {
+  ActionType type;
+  std::string_view name;
+};
+constexpr TypeName kTypeNames[] = {
+    {ActionType::kF, "F"},           {ActionType::kI, "I"},           {ActionType::kW, "W"},
+    {ActionType::kB, "B"},           {ActionType::kSendF, "SEND_F"},  {ActionType::kRecvF, "RECV_F"},
+    {ActionType::kSendB, "SEND_B"},  {ActionType::kRecvB, "RECV_B"},  {ActionType::kUnshard, "UNSHARD"},
+    {ActionType::kReshard, "RESHARD"}, {ActionType::kReduceGrad, "REDUCE_GRAD"},
+};
+
+std::optional<ActionType> TypeNamed(std::string_view name) {
+  for (const TypeName& t : kTypeNames)
+    if (t.name == name) return t.type;
+  return std::nullopt;
+}
 
 class CellParser {
  public:
@@ -53,10 +72,10 @@ class CellParser {
     if (type != kOverlap)
       return Err(type_col, "an overlapped pair must end in ')" + std::string(kOverlap) + "', got ')" +
                                std::string(type) + "'");
+    auto backward = [](const CsvAction& a) { return a.type == ActionType::kB || a.type == ActionType::kI; };
     const bool shape_ok = cell.actions.size() == 2 &&
-                          ((cell.actions[0].type == 'F') != (cell.actions[1].type == 'F')) &&
-                          (cell.actions[0].type == 'B' || cell.actions[0].type == 'I' ||
-                           cell.actions[1].type == 'B' || cell.actions[1].type == 'I');
+                          ((cell.actions[0].type == ActionType::kF) != (cell.actions[1].type == ActionType::kF)) &&
+                          (backward(cell.actions[0]) || backward(cell.actions[1]));
     if (!shape_ok)
       return Err(col, "an OVERLAP_F_B pair needs one forward (F) and one backward (B or I), got '" +
                           std::string(text.substr(0, close + 1)) + "'");
@@ -106,21 +125,23 @@ class CellParser {
     const std::string_view type = text.substr(type_from, i - type_from);
     const int type_col = col + static_cast<int>(type_from);
     if (type.empty()) return Err(type_col, "expected an action type (F, I, W or B) after stage " + std::to_string(a.stage));
-    if (type != "F" && type != "I" && type != "W" && type != "B") {
-      static constexpr std::string_view kOther[] = {"UNSHARD", "RESHARD", "REDUCE_GRAD", "SEND_F",
-                                                    "RECV_F",  "SEND_B",  "RECV_B",      "OVERLAP_F_B"};
-      for (std::string_view other : kOther)
-        if (type == other)
-          return Err(type_col, "action " + std::string(type) +
-                                   " is not a compute action (a compute-only CSV has F, I, W, B and "
-                                   "(a;b)OVERLAP_F_B)");
-      return Err(type_col, "unknown action type '" + std::string(type) + "' (known: F, I, W, B)");
+    const std::optional<ActionType> known = TypeNamed(type);
+    if (!known) {
+      if (type == kOverlap) return Err(type_col, "OVERLAP_F_B is a pair: write it (a;b)OVERLAP_F_B");
+      return Err(type_col, "unknown action type '" + std::string(type) +
+                               "' (known: F, I, W, B, SEND_F, RECV_F, SEND_B, RECV_B, UNSHARD, RESHARD, REDUCE_GRAD)");
     }
-    a.type = type[0];
+    a.type = *known;
     const size_t mb_from = i;
     got = Number(text, i, col, io::kMaxMicrobatchIndex, "microbatch", a.microbatch);
     if (!got) return got.error();
-    if (!*got)
+    const bool per_stage = a.type == ActionType::kUnshard || a.type == ActionType::kReshard ||
+                           a.type == ActionType::kReduceGrad;
+    if (per_stage && *got)
+      return Err(col + static_cast<int>(mb_from),
+                 "action " + std::string(text.substr(0, mb_from)) + " takes no microbatch number");
+    if (per_stage) a.microbatch = -1;
+    if (!per_stage && !*got)
       return Err(col + static_cast<int>(mb_from),
                  "action " + std::string(text.substr(0, mb_from)) + " has no microbatch number");
     if (i < text.size())
@@ -183,10 +204,6 @@ Result<std::vector<CsvCell>> ParseRow(std::string_view line, const std::string& 
   return cells;
 }
 
-std::string ActionText(const CsvAction& a) {
-  return std::to_string(a.stage) + a.type + std::to_string(a.microbatch);
-}
-
 std::string CellText(const CsvCell& cell) {
   if (cell.actions.empty()) return "";
   if (cell.actions.size() == 1) return ActionText(cell.actions[0]);
@@ -199,6 +216,17 @@ std::string CellText(const CsvCell& cell) {
 }
 
 }  // namespace
+
+bool IsCompute(ActionType t) {
+  return t == ActionType::kF || t == ActionType::kI || t == ActionType::kW || t == ActionType::kB;
+}
+
+std::string ActionText(const CsvAction& a) {
+  std::string s = std::to_string(a.stage);
+  for (const TypeName& t : kTypeNames)
+    if (t.type == a.type) s += t.name;
+  return a.microbatch >= 0 ? s + std::to_string(a.microbatch) : s;
+}
 
 std::string PytorchCellText(const CsvCell& cell) { return CellText(cell); }
 
@@ -240,22 +268,23 @@ std::string FormatPytorchCsv(const PytorchCsv& csv) {
 }
 
 Result<ImportedSchedule> ScheduleFromPytorchCsv(const PytorchCsv& csv, const std::string& source) {
+  if (Error e = CheckCommActions(csv, source); !e.ok()) return e;
   bool split = false;
   for (const auto& row : csv.rows)
     for (const CsvCell& cell : row)
-      for (const CsvAction& a : cell.actions) split |= a.type == 'I' || a.type == 'W';
+      for (const CsvAction& a : cell.actions) split |= a.type == ActionType::kI || a.type == ActionType::kW;
   auto to_op = [](const CsvAction& a) {
-    const OpKind kind = a.type == 'F' ? OpKind::kF : a.type == 'W' ? OpKind::kW : OpKind::kB;
+    const OpKind kind = a.type == ActionType::kF ? OpKind::kF : a.type == ActionType::kW ? OpKind::kW : OpKind::kB;
     return io::SourceOp{Op{kind, a.microbatch, a.stage}, a.row, a.col};
   };
   std::vector<std::vector<io::SourceSlot>> rows(csv.rows.size());
   for (size_t d = 0; d < csv.rows.size(); ++d) {
     for (const CsvCell& cell : csv.rows[d]) {
-      if (cell.actions.empty()) continue;
+      if (cell.actions.empty() || !IsCompute(cell.actions[0].type)) continue;  // comm actions: checked above
       io::SourceSlot slot{to_op(cell.actions[0]), std::nullopt};
       if (cell.actions.size() > 1) slot.second = to_op(cell.actions[1]);
       // Next to I/W, a B is a full backward: one op, no W of its own.
-      for (const CsvAction& a : cell.actions) slot.full |= split && a.type == 'B';
+      for (const CsvAction& a : cell.actions) slot.full |= split && a.type == ActionType::kB;
       rows[d].push_back(slot);
     }
   }
@@ -272,10 +301,10 @@ Result<PytorchCsv> PytorchCsvFromSchedule(const Schedule& schedule) {
   // input-gradient pass of a split one is its I.
   auto action = [&](OpId id, bool full) {
     const Op op = schedule.space.At(id);
-    const char type = op.kind == OpKind::kF   ? 'F'
-                      : op.kind == OpKind::kW ? 'W'
-                      : schedule.split_backward && !full ? 'I'
-                                                         : 'B';
+    const ActionType type = op.kind == OpKind::kF                   ? ActionType::kF
+                            : op.kind == OpKind::kW                 ? ActionType::kW
+                            : schedule.split_backward && !full ? ActionType::kI
+                                                               : ActionType::kB;
     return CsvAction{op.stage, type, op.microbatch, 0, 0};
   };
   for (const auto& queue : schedule.devices) {

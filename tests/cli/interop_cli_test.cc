@@ -56,6 +56,11 @@ TEST_F(InteropCli, InterleavedCommsExportIsPytorchsOwnComputeCommsCsv) {
   const nlohmann::json doc = nlohmann::json::parse(in);
   for (const nlohmann::json& e : doc["entries"])
     if (e["schedule"] == "ScheduleInterleaved1F1B") EXPECT_EQ(Slurp(out), e["csv_compute_comms"].get<std::string>());
+  // PyTorch's own file read back (its comm actions checked) and lowered again: the same bytes.
+  const std::string again = Path("again.csv");
+  auto reread = RunPpsim("simulate --schedule-file " + out + " --export pytorch-comms-csv -o " + again);
+  ASSERT_EQ(reread.exit_code, 0) << reread.err;
+  EXPECT_EQ(Slurp(again), Slurp(out));
 }
 
 TEST_F(InteropCli, CsvReadAndExportedAgainIsByteIdentical) {
@@ -123,7 +128,8 @@ TEST_F(InteropCli, ErrorsAreOneLineWithDistinctExitCodes) {
   };
   const Case cases[] = {
       {"junk.csv", "0F0,0F1x\r\n", 7, "junk.csv:1:8: unexpected 'x' after action 0F1"},
-      {"send.csv", "0F0,0SEND_F0\r\n", 7, "send.csv:1:6: action SEND_F is not a compute action"},
+      {"send.csv", "0F0,0SEND_F0\r\n", 8, "send.csv:1:5: 0SEND_F0 pairs with stage 1, which no rank computes"},
+      {"bw.csv", "0F0,0BW0\r\n", 7, "bw.csv:1:6: unknown action type 'BW'"},
       {"syntax.txt", "F0 B0\nF0 Q0\n", 7, "syntax.txt:2:4: expected an op"},
       {"missing.txt", "F0 F1 B0\nF0 B0 F1 B1\n", 8, "missing.txt: B1@s0 is missing (expected on device 0)"},
       {"dup.txt", "F0 B0 F0\nF0 B0\n", 8, "dup.txt:1:7: F0@s0 appears twice (first at 1:1)"},

@@ -202,18 +202,19 @@ TEST(PytorchCsvErrors, TrailingJunk) {
   EXPECT_EQ(e.message, "s.csv:1:8: unexpected 'x' after action 0F1");
 }
 
-TEST(PytorchCsvErrors, NonComputeAction) {
+TEST(PytorchCsvErrors, CommActionWithoutItsPartner) {
+  // A SEND_B is read (the compute_comms format), and must have its RECV_B.
   const Error e = ReadError("0F0,0B0\r\n1F0,1SEND_B0,1B0\r\n");
-  EXPECT_EQ(e.code, ErrorCode::kParse);
-  EXPECT_EQ(e.message,
-            "s.csv:2:6: action SEND_B is not a compute action (a compute-only CSV has F, I, W, B and "
-            "(a;b)OVERLAP_F_B)");
+  EXPECT_EQ(e.code, ErrorCode::kBadSchedule);
+  EXPECT_EQ(e.message, "s.csv:2:5: 1SEND_B0 has no matching 0RECV_B0 on rank 0");
 }
 
 TEST(PytorchCsvErrors, UnknownActionType) {
   const Error e = ReadError("0F0,0X0\r\n");
   EXPECT_EQ(e.code, ErrorCode::kParse);
-  EXPECT_EQ(e.message, "s.csv:1:6: unknown action type 'X' (known: F, I, W, B)");
+  EXPECT_EQ(e.message,
+            "s.csv:1:6: unknown action type 'X' (known: F, I, W, B, SEND_F, RECV_F, SEND_B, RECV_B, UNSHARD, "
+            "RESHARD, REDUCE_GRAD)");
 }
 
 TEST(PytorchCsvErrors, MissingPieces) {

@@ -14,9 +14,6 @@
 namespace ppsim {
 namespace {
 
-using io::PtAction;
-using io::PtType;
-
 nlohmann::json Entry(const std::string& schedule) {
   std::ifstream in(std::string(PPSIM_TEST_DATA_DIR) + "/pytorch_comms_public.json");
   std::stringstream text;
@@ -28,47 +25,61 @@ nlohmann::json Entry(const std::string& schedule) {
   return {};
 }
 
-// A compute action string as PyTorch writes it ("0F3", "2B1").
-PtAction Compute(const std::string& s) {
-  const size_t k = s.find_first_of("FIWB");
-  const char c = s[k];
-  const PtType t = c == 'F' ? PtType::kF : c == 'I' ? PtType::kI : c == 'W' ? PtType::kW : PtType::kB;
-  return {std::stoi(s.substr(0, k)), t, std::stoi(s.substr(k + 1)), {}};
+// Rows of action strings (null: an idle step) as CSV text.
+std::string CsvOf(const nlohmann::json& rows) {
+  std::string out;
+  for (const nlohmann::json& row : rows) {
+    for (size_t i = 0; i < row.size(); ++i) out += (i ? "," : "") + (row[i].is_null() ? "" : row[i].get<std::string>());
+    out += "\r\n";
+  }
+  return out;
+}
+
+Problem Interleaved() {
+  Problem p;
+  p.P = 2;
+  p.v = 2;
+  p.M = 4;
+  return p;
 }
 
 TEST(PytorchLowering, Interleaved1F1BEqualsPytorchsRuntimeOrder) {
   const nlohmann::json e = Entry("ScheduleInterleaved1F1B");
-  std::vector<std::vector<PtAction>> compute;
-  for (const nlohmann::json& rank : e["compute"]) {
-    compute.emplace_back();
-    for (const nlohmann::json& a : rank)
-      if (!a.is_null()) compute.back().push_back(Compute(a.get<std::string>()));
-  }
-  Result<std::vector<std::vector<PtAction>>> lowered =
-      io::LowerWithComms(compute, e["stage_to_rank"].get<std::vector<int>>(), e["M"].get<int>());
+  Result<io::PytorchCsv> compute = io::ParsePytorchCsv(CsvOf(e["compute"]), "compute.csv");
+  ASSERT_TRUE(compute.ok()) << compute.error().Text();
+  Result<io::PytorchCsv> lowered =
+      io::LowerWithComms(*compute, e["stage_to_rank"].get<std::vector<int>>(), e["M"].get<int>());
   ASSERT_TRUE(lowered.ok()) << lowered.error().Text();
-  const nlohmann::json& expected = e["comms"];
-  ASSERT_EQ(lowered->size(), expected.size());
-  for (size_t r = 0; r < expected.size(); ++r) {
+  ASSERT_EQ(lowered->rows.size(), e["comms"].size());
+  for (size_t r = 0; r < lowered->rows.size(); ++r) {
     std::vector<std::string> got;
-    for (const PtAction& a : (*lowered)[r]) got.push_back(io::PtActionText(a));
-    EXPECT_EQ(got, expected[r].get<std::vector<std::string>>()) << "rank " << r;
+    for (const io::CsvCell& cell : lowered->rows[r]) got.push_back(io::PytorchCellText(cell));
+    EXPECT_EQ(got, e["comms"][r].get<std::vector<std::string>>()) << "rank " << r;
   }
 }
 
 TEST(PytorchLowering, ExportIsPytorchsComputeCommsCsvByteForByte) {
   // ppsim's own interleaved order (equal to PyTorch's, tests/core) lowered and
   // written as PyTorch's _dump_csv(format="compute_comms") writes it.
-  const nlohmann::json e = Entry("ScheduleInterleaved1F1B");
-  Problem p;
-  p.P = 2;
-  p.v = 2;
-  p.M = 4;
-  Result<Schedule> s = Generate("interleaved", p);
+  const Problem p = Interleaved();
+  Problem q = p;
+  Result<Schedule> s = Generate("interleaved", q);
   ASSERT_TRUE(s.ok()) << s.error().Text();
   Result<std::string> csv = io::WritePytorchCommsCsv(p, *s);
   ASSERT_TRUE(csv.ok()) << csv.error().Text();
-  EXPECT_EQ(*csv, e["csv_compute_comms"].get<std::string>());
+  EXPECT_EQ(*csv, Entry("ScheduleInterleaved1F1B")["csv_compute_comms"].get<std::string>());
+}
+
+TEST(PytorchLowering, PytorchsCommsCsvIsReadCheckedAndWrittenBackByteForByte) {
+  const std::string text = Entry("ScheduleInterleaved1F1B")["csv_compute_comms"].get<std::string>();
+  Result<io::PytorchCsv> csv = io::ParsePytorchCsv(text, "comms.csv");
+  ASSERT_TRUE(csv.ok()) << csv.error().Text();
+  EXPECT_EQ(io::FormatPytorchCsv(*csv), text);
+  // Its compute actions are ppsim's interleaved order; the comm actions pair up.
+  Result<io::ImportedSchedule> imported = io::ScheduleFromPytorchCsv(*csv, "comms.csv");
+  ASSERT_TRUE(imported.ok()) << imported.error().Text();
+  Problem q = Interleaved();
+  EXPECT_EQ(imported->schedule.devices, Generate("interleaved", q)->devices);
 }
 
 TEST(PytorchLowering, NoCommBetweenStagesOnOneRank) {
@@ -79,7 +90,8 @@ TEST(PytorchLowering, NoCommBetweenStagesOnOneRank) {
   p.M = 2;
   p.v = 2;
   p.placement = Placement::kVShape;
-  Result<Schedule> s = Generate("zbv", p);
+  Problem q = p;
+  Result<Schedule> s = Generate("zbv", q);
   ASSERT_TRUE(s.ok()) << s.error().Text();
   Result<std::string> csv = io::WritePytorchCommsCsv(p, *s);
   ASSERT_TRUE(csv.ok()) << csv.error().Text();
@@ -93,13 +105,43 @@ TEST(PytorchLowering, NoCommBetweenStagesOnOneRank) {
 TEST(PytorchLowering, AnOrderThatCannotBeLoweredNamesEachRanksWaitingAction) {
   // Each rank's first action needs the other's output: PyTorch's "Malformed
   // compute schedule", here naming what each rank waits to place.
-  std::vector<std::vector<PtAction>> compute = {{{0, PtType::kB, 0, {}}, {0, PtType::kF, 0, {}}},
-                                                {{1, PtType::kF, 0, {}}, {1, PtType::kB, 0, {}}}};
-  Result<std::vector<std::vector<PtAction>>> lowered = io::LowerWithComms(compute, {0, 1}, 1);
+  Result<io::PytorchCsv> compute = io::ParsePytorchCsv("0B0,0F0\r\n1F0,1B0\r\n", "x.csv");
+  ASSERT_TRUE(compute.ok());
+  Result<io::PytorchCsv> lowered = io::LowerWithComms(*compute, {0, 1}, 1);
   ASSERT_FALSE(lowered.ok());
   EXPECT_EQ(lowered.error().code, ErrorCode::kDeadlock);
   EXPECT_NE(lowered.error().message.find("rank 0 waits to place 0B0; rank 1 waits to place 1F0"), std::string::npos)
       << lowered.error().message;
+}
+
+// A comms file whose SEND and RECV do not pair up, or sit on the wrong rank,
+// is refused naming the action, its position and what it lacks.
+TEST(PytorchLowering, CommActionsThatDoNotPairUpAreRefused) {
+  const struct {
+    const char* text;
+    ErrorCode code;
+    const char* message;
+  } cases[] = {
+      {"0F0,0SEND_F0,0B0\r\n1F0,1B0\r\n", ErrorCode::kBadSchedule,
+       "c.csv:1:5: 0SEND_F0 has no matching 1RECV_F0 on rank 1"},
+      {"0F0,0B0\r\n1RECV_F0,1F0,1B0\r\n", ErrorCode::kBadSchedule,
+       "c.csv:2:1: 1RECV_F0 has no matching 0SEND_F0 on rank 0"},
+      {"0F0,0SEND_F0,0B0\r\n1RECV_F0,1RECV_F0,1F0,1B0\r\n", ErrorCode::kBadSchedule,
+       "c.csv:2:10: 1RECV_F0 appears twice (first at 2:1): one transfer is sent and received once"},
+      {"0F0,0SEND_F0,1RECV_F0,0B0\r\n1F0,1B0\r\n", ErrorCode::kBadSchedule,
+       "c.csv:1:14: 1RECV_F0 is on rank 0, but stage 1 is computed on rank 1"},
+      {"0F0,0B0,0REDUCE_GRAD0\r\n", ErrorCode::kParse, "c.csv:1:21: action 0REDUCE_GRAD takes no microbatch number"},
+      // PyTorch's prefix match reads 2BW0 as 2B with no microbatch.
+      {"0F0,2BW0\r\n", ErrorCode::kParse,
+       "c.csv:1:6: unknown action type 'BW' (known: F, I, W, B, SEND_F, RECV_F, SEND_B, RECV_B, UNSHARD, RESHARD, "
+       "REDUCE_GRAD)"},
+  };
+  for (const auto& c : cases) {
+    Result<io::ImportedSchedule> r = io::ReadPytorchCsv(c.text, "c.csv");
+    ASSERT_FALSE(r.ok()) << c.text;
+    EXPECT_EQ(r.error().code, c.code) << c.text;
+    EXPECT_EQ(r.error().Text(), c.message) << c.text;
+  }
 }
 
 }  // namespace

@@ -25,31 +25,16 @@
 #include <vector>
 
 #include "ppsim/error.h"
+#include "ppsim/io/pytorch_csv.h"
 #include "ppsim/schedule.h"
 
 namespace ppsim::io {
 
-enum class PtType { kF, kI, kW, kB, kUnshard, kReshard, kSendF, kRecvF, kSendB, kRecvB, kOverlapFB, kReduceGrad };
-
-// One of PyTorch's _Action: stage, type, microbatch (-1 = none, as UNSHARD,
-// RESHARD and REDUCE_GRAD have), and an overlapped pair's two halves.
-struct PtAction {
-  int stage = -1;
-  PtType type = PtType::kF;
-  int microbatch = -1;
-  std::vector<PtAction> subs;  // kOverlapFB only
-  bool operator==(const PtAction&) const = default;
-};
-
-// str(_Action): "0F3", "1SEND_B2", "0UNSHARD", "(0F7;7B3)OVERLAP_F_B".
-std::string PtActionText(const PtAction& action);
-
-// Steps 1–3 above on `compute` (per rank, compute actions only: F, I, W, B,
-// OVERLAP_F_B), with `stage_to_rank` and M microbatches. kDeadlock when no
-// rank can place its next action (PyTorch's "Malformed compute schedule"),
-// naming each rank's waiting action.
-Result<std::vector<std::vector<PtAction>>> LowerWithComms(const std::vector<std::vector<PtAction>>& compute,
-                                                          const std::vector<int>& stage_to_rank, int microbatches);
+// Steps 1–3 above on `compute` (per rank, cells of compute actions only: F,
+// I, W, B, and overlapped pairs), with `stage_to_rank` and M microbatches.
+// kDeadlock when no rank can place its next action (PyTorch's "Malformed
+// compute schedule"), naming each rank's waiting action.
+Result<PytorchCsv> LowerWithComms(const PytorchCsv& compute, const std::vector<int>& stage_to_rank, int microbatches);
 
 // `schedule` as PyTorch's runtime would hold it, as the compute_comms CSV.
 // kPrecondition for DualPipe's two pipelines (as the compute-only CSV).
