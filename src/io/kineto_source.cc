@@ -65,6 +65,10 @@ bool KinetoSource::Refill() {
   }
   pos_ = chunk_.data();
   end_ = chunk_.data() + n;
+  if (progress_ && consumed_ + n >= next_) {
+    progress_(consumed_ + n);
+    next_ += every_;
+  }
   return n > 0;
 }
 

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <iterator>
 #include <memory>
 #include <string>
@@ -29,6 +30,11 @@ class KinetoSource {
   const std::string& error() const { return error_; }  // "corrupt gzip data", ...
   std::int64_t consumed() const { return consumed_ + (pos_ - chunk_.data()); }  // bytes handed to the parser
   bool gzip() const { return gz_ != nullptr; }
+  // Called with the bytes read so far after each further `every` bytes.
+  void OnProgress(std::function<void(std::int64_t)> f, std::int64_t every) {
+    progress_ = std::move(f);
+    every_ = next_ = every;
+  }
 
   const char* pos_ = nullptr;  // next byte (the iterator reads and advances these)
   const char* end_ = nullptr;
@@ -40,6 +46,9 @@ class KinetoSource {
   std::vector<char> chunk_;
   std::int64_t consumed_ = 0;
   std::string error_;
+  std::function<void(std::int64_t)> progress_;
+  std::int64_t every_ = 0;
+  std::int64_t next_ = 0;
 };
 
 // An input iterator over a KinetoSource; equal to the default-constructed

@@ -151,6 +151,8 @@ Result<KinetoTrace> ReadKinetoTrace(const std::string& path, const KinetoReadOpt
   const std::string shown = DisplayPath(path);
   Result<std::unique_ptr<KinetoSource>> source = KinetoSource::Open(path);
   if (!source) return source.error();
+  if (options.progress)
+    (*source)->OnProgress([&](std::int64_t bytes) { options.progress(path, bytes); }, std::int64_t{1} << 30);
   Result<KinetoEvents> collected = CollectKinetoEvents(**source);
   if (!collected) return Fail(collected.error().code, shown + ": " + collected.error().message);
   KinetoEvents& ev = *collected;

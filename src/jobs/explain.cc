@@ -49,6 +49,7 @@ Result<std::vector<io::KinetoTrace>> ReadTraces(const std::vector<std::string>& 
     io::KinetoReadOptions ro;
     ro.step = o.step;
     ro.skip_non_trace = in_folder;
+    ro.progress = o.progress;
     Result<io::KinetoTrace> t = io::ReadKinetoTrace(file, ro);
     if (!t) return t.error();
     if (t->rank < 0) continue;  // a folder's JSON that is no trace (a truth.json beside the traces)

@@ -18,7 +18,14 @@ struct ExplainCliOptions {
   std::string output = "-";
 };
 
-int Run(const ExplainCliOptions& o) {
+// A huge trace says how far it got, one line per GiB, on stderr.
+void Progress(const std::string& file, std::int64_t bytes) {
+  std::fprintf(stderr, "ppsim: reading %s: %lld GiB\n", io::DisplayPath(file).c_str(),
+               static_cast<long long>(bytes >> 30));
+}
+
+int Run(ExplainCliOptions& o) {
+  o.options.progress = &Progress;
   Result<jobs::ExplainReport> report = jobs::Explain(o.traces, o.options);
   if (!report) return Report(report.error());
   if (!o.export_costs.empty()) {

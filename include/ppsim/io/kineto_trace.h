@@ -19,6 +19,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -81,6 +82,9 @@ struct KinetoReadOptions {
   // A document with no traceEvents array (a truth.json beside the traces in
   // a folder) returns a trace of rank -1 instead of an error.
   bool skip_non_trace = false;
+  // Called after each further GiB read (decompressed bytes), for a line of
+  // progress on huge files; nullptr = none.
+  std::function<void(const std::string& file, std::int64_t bytes)> progress;
 };
 
 // Reads `path` (plain JSON, or gzip by its magic bytes). Errors, each one

@@ -14,6 +14,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -27,6 +28,8 @@ struct ExplainOptions {
   std::int64_t step = -1;   // ProfilerStep#N; -1: each rank's last complete step
   std::string expect_file;  // a cost file (docs/costs.md, ticks = ns) of expected costs; "" = none
   bool equal_stages = false;  // stages are declared equal: expect each kind's median over stages
+  // Called after each further GiB read of a trace (io::KinetoReadOptions); nullptr = none.
+  std::function<void(const std::string& file, std::int64_t bytes)> progress;
 };
 
 // Median GPU time of one (stage, kind), in ns, and its spread.
