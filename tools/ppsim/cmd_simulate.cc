@@ -8,7 +8,6 @@
 #include "command.h"
 #include "ppsim/io/atomic_file.h"
 #include "ppsim/io/schedule_file.h"
-#include "ppsim/generators.h"
 #include "ppsim/jobs/simulate_output.h"
 #include "terminal.h"
 
@@ -24,11 +23,6 @@ struct SimulateOptions {
 
 // One library call; then says what was written (to a file, not stdout).
 int Run(SimulateOptions& o) {
-  const GeneratorInfo* g = FindGenerator(o.request.schedule);
-  if (!o.request.problem.layout.empty() && o.request.schedule_file.empty() && g && g->placement != Placement::kLoop)
-    return Report(Error::Field(ErrorCode::kPrecondition, "layout",
-                               ": Megatron runs stage i on rank i mod P, and " + g->name +
-                                   " places its stages otherwise (docs/layouts.md)"));
   if (o.json) o.request.format = "json";
   o.request.text = TextOptionsFor(o.output, o.width);
   const Error written = jobs::WriteSimulation(o.request, o.output, [&] { MakeTourFolder(o.output); });
