@@ -2,9 +2,11 @@
 // the measured ops of every rank and the pipeline they form.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "ppsim/generators.h"
 #include "ppsim/io/kineto_trace.h"
 #include "ppsim/jobs/explain.h"
 #include "ppsim/problem.h"
@@ -39,6 +41,9 @@ struct Pipeline {
 // The pipeline the traces (indexed by rank) ran; kBadSchedule naming the
 // action when they do not form one.
 Result<Pipeline> BuildPipeline(const std::vector<io::KinetoTrace>& traces);
+// `generator`'s order on the pipeline's shape (P, M, v, placement, split
+// backward), or nothing when it does not run on that shape.
+std::optional<Schedule> RegistryOrder(const Pipeline& pipeline, const GeneratorInfo& generator);
 // The registry schedule whose order equals the pipeline's, or "".
 std::string MatchRegistry(const Pipeline& pipeline);
 

@@ -64,13 +64,8 @@ Result<std::vector<Finding>> FindBetterOrder(const Pipeline& pl, const MedianCos
   std::string best_name;
   Placed best{ideal_makespan, (*own)->peak};
   for (const GeneratorInfo& g : Generators()) {
-    if (g.split_backward != pl.split) continue;
-    Problem p = pl.problem;
-    p.costs = Costs{};
-    p.ticks_per_unit = 0;
-    p.cost_basis = CostBasis::kStage;
-    Result<Schedule> s = Generate(g.name, p);
-    if (!s || p.v != pl.problem.v || p.placement != pl.problem.placement || s->devices == pl.schedule.devices) continue;
+    const std::optional<Schedule> s = RegistryOrder(pl, g);
+    if (!s || s->devices == pl.schedule.devices) continue;
     Result<std::optional<Placed>> placed = PlaceOnMedians(pl, *s, medians, hops);
     if (!placed) return placed.error();
     if (!*placed || (*placed)->peak > (*own)->peak || (*placed)->makespan >= best.makespan) continue;

@@ -146,17 +146,22 @@ Result<Pipeline> BuildPipeline(const std::vector<io::KinetoTrace>& traces) {
   return pl;
 }
 
+std::optional<Schedule> RegistryOrder(const Pipeline& pl, const GeneratorInfo& g) {
+  if (g.split_backward != pl.split) return std::nullopt;
+  if (g.fixed_chunks != 0 && g.fixed_chunks != pl.problem.v) return std::nullopt;
+  Problem p = pl.problem;
+  p.costs = Costs{};
+  p.ticks_per_unit = 0;
+  p.cost_basis = CostBasis::kStage;
+  Result<Schedule> s = Generate(g.name, p);
+  if (!s || p.v != pl.problem.v || p.placement != pl.problem.placement) return std::nullopt;
+  return std::move(*s);
+}
+
 std::string MatchRegistry(const Pipeline& pl) {
   for (const GeneratorInfo& g : Generators()) {
-    if (g.split_backward != pl.split) continue;
-    Problem p = pl.problem;
-    p.costs = Costs{};
-    p.ticks_per_unit = 0;
-    p.cost_basis = CostBasis::kStage;
-    if (g.fixed_chunks != 0 && g.fixed_chunks != p.v) continue;
-    Result<Schedule> s = Generate(g.name, p);
-    if (!s || p.v != pl.problem.v || p.placement != pl.problem.placement) continue;
-    if (s->devices == pl.schedule.devices) return g.name;
+    const std::optional<Schedule> s = RegistryOrder(pl, g);
+    if (s && s->devices == pl.schedule.devices) return g.name;
   }
   return "";
 }

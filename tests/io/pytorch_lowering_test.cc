@@ -131,6 +131,7 @@ TEST(PytorchLowering, CommActionsThatDoNotPairUpAreRefused) {
       {"0F0,0SEND_F0,1RECV_F0,0B0\r\n1F0,1B0\r\n", ErrorCode::kBadSchedule,
        "c.csv:1:14: 1RECV_F0 is on rank 0, but stage 1 is computed on rank 1"},
       {"0F0,0B0,0REDUCE_GRAD0\r\n", ErrorCode::kParse, "c.csv:1:21: action 0REDUCE_GRAD takes no microbatch number"},
+      {"0F0,0B0,1UNSHARD\r\n", ErrorCode::kBadSchedule, "c.csv:1:9: 1UNSHARD names stage 1, which no rank computes"},
       // PyTorch's prefix match reads 2BW0 as 2B with no microbatch.
       {"0F0,2BW0\r\n", ErrorCode::kParse,
        "c.csv:1:6: unknown action type 'BW' (known: F, I, W, B, SEND_F, RECV_F, SEND_B, RECV_B, UNSHARD, RESHARD, "
