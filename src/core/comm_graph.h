@@ -1,0 +1,78 @@
+// The graph RunComms places (comm_run.h): one node per program action, per
+// transfer and per collective, and the edges that say which node's time
+// another's needs. Built and checked once (CommGraph::Build); every edge
+// points from a node whose time is known first, so placing the nodes in a
+// topological order (Kahn's) visits each once and never revises a time. A
+// node left unvisited sits on a cycle of waits: a deadlock.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "ppsim/comm_model.h"
+#include "ppsim/comm_run.h"
+#include "ppsim/error.h"
+#include "ppsim/problem.h"
+#include "ppsim/schedule.h"
+
+namespace ppsim::comm {
+
+using Node = std::int64_t;
+
+// Where each action's inputs come from.
+struct ActionInfo {
+  int device = 0;
+  std::int32_t index = 0;           // position in its device's program
+  std::int32_t in_transfer[2] = {-1, -1};  // transfers a compute slot waits on (its RECVs')
+  std::int32_t transfer = -1;       // SEND/RECV: its transfer
+  std::int32_t collective = -1;     // UNSHARD/REDUCE_GRAD: its collective; compute: the UNSHARD it waits on
+  std::int32_t batch_first = -1;    // the first action after a blocking batch: that batch's first action's global index
+};
+
+struct TransferInfo {
+  Transfer t;
+  Node send = -1, recv = -1;               // action nodes
+  // The transfer whose slot it takes on each side (posted `concurrency`
+  // calls before it with the same peer), or -1.
+  std::int32_t prev_at_src = -1, prev_at_dst = -1;
+  Node producer = -1;                      // the compute action whose output it carries
+};
+
+struct CollectiveInfo {
+  Collective c;
+  Node action = -1;
+  std::int32_t prev = -1;  // the device's previous collective
+};
+
+struct CommGraph {
+  const Problem* problem = nullptr;
+  const OpSpace* space = nullptr;
+  const CommProgram* program = nullptr;
+  std::vector<std::int64_t> offset;  // first global action index of each device
+  std::vector<ActionInfo> actions;
+  std::vector<TransferInfo> transfers;
+  std::vector<CollectiveInfo> collectives;
+  std::vector<Node> op_action;       // by OpId: the action that computes it, -1 if none
+  // Edges in CSR form: succ[first[n] .. first[n+1]) are the nodes waiting on n.
+  std::vector<std::int64_t> first;
+  std::vector<Node> succ;
+  std::vector<std::int32_t> indegree;
+
+  Node ActionNode(std::int64_t a) const { return a; }
+  Node TransferNode(std::int32_t t) const { return static_cast<Node>(actions.size()) + t; }
+  Node CollectiveNode(std::int32_t c) const { return static_cast<Node>(actions.size() + transfers.size()) + c; }
+  Node size() const { return static_cast<Node>(actions.size() + transfers.size() + collectives.size()); }
+  const CommAction& Action(std::int64_t a) const {
+    return program->devices[actions[a].device][actions[a].index];
+  }
+
+  // kBadSchedule for a program that does not match the schedule.
+  static Result<CommGraph> Build(const Problem& problem, const Schedule& schedule, const CommProgram& program,
+                                 const CommModel& model);
+};
+
+// "SEND_F3@s1" for a transfer side, as PyTorch names the action.
+std::string SideName(const Transfer& t, bool send);
+
+}  // namespace ppsim::comm
