@@ -52,6 +52,8 @@ io::ProblemOptions ToOptions(const ProblemArgs& a) {
   if (!a.cost_file.is_none()) o.cost_file = PathArg(a.cost_file, "cost_file");
   if (!a.memory_limit.is_none()) o.memory_limit = IntText(a.memory_limit, "memory_limit");
   if (!a.cost_per.is_none()) o.cost_per = TextArg(a.cost_per, "cost_per");
+  if (!a.model.is_none()) o.model = PathArg(a.model, "model");
+  if (!a.layout.is_none()) o.layout = TextArg(a.layout, "layout");
   return o;
 }
 

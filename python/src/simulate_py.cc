@@ -8,6 +8,7 @@
 #include "bindings.h"
 #include "errors.h"
 #include "ppsim/generators.h"
+#include "ppsim/io/model_file.h"
 #include "ppsim/io/pytorch_csv.h"
 #include "ppsim/io/schedule_file.h"
 #include "ppsim/simulate.h"
@@ -25,6 +26,7 @@ PyTimeline SimulateNamed(const pyb::object& schedule_arg, const ProblemArgs& arg
   const std::string schedule = TextArg(schedule_arg, "schedule");
   const io::ProblemOptions options = ToOptions(args);
   const std::string file = schedule_file.is_none() ? "" : PathArg(schedule_file, "schedule_file");
+  if (file.empty() && !options.layout.empty()) Check(io::LayoutRunsSchedule(schedule));
   const Problem problem = Unwrap(io::ToProblem(options));
   const bool shape_given = args.shape_given();
   pyb::gil_scoped_release unlocked;  // placement touches no Python object
@@ -96,12 +98,15 @@ void BindSimulate(pyb::module_& m) {
       "simulate",
       [](pyb::object schedule, pyb::object P, pyb::object M, pyb::object chunks, pyb::object costs,
          pyb::object comm, pyb::object hold, pyb::object cost_file, pyb::object memory_limit, pyb::object cost_per,
-         pyb::object schedule_file) {
-        return SimulateNamed(schedule, {P, M, chunks, costs, comm, hold, cost_file, memory_limit, cost_per},
-                             schedule_file);
+         pyb::object schedule_file, pyb::object model, pyb::object layout) {
+        return SimulateNamed(
+            schedule, {P, M, chunks, costs, comm, hold, cost_file, memory_limit, cost_per, model, layout},
+            schedule_file);
       },
       pyb::arg("schedule") = "1f1b", PPSIM_PROBLEM_KWARGS, pyb::arg("schedule_file") = pyb::none(),
-      "Generate and place a schedule (`ppsim simulate`); returns a Timeline.");
+      pyb::arg("model") = pyb::none(), pyb::arg("layout") = pyb::none(),
+      "Generate and place a schedule (`ppsim simulate`); returns a Timeline. model= (a model file, docs/costs.md) "
+      "with layout= (a Megatron layout string) sets each stage's costs and bytes to its layers' sums.");
   m.def(
       "simulate_pytorch",
       [](pyb::object order, pyb::object P, pyb::object M, pyb::object chunks, pyb::object costs,

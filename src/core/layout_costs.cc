@@ -22,15 +22,32 @@ Error Mismatch(const std::string& what, size_t model, int layout) {
       ": " + std::to_string(model) + " " + what + " layers, but the layout has " + std::to_string(layout));
 }
 
-void Add(StageCosts& c, size_t s, const ModelLayer& l) {
-  c.f[s] += l.f;
-  c.b[s] += l.b;
-  c.w[s] += l.w;
-  c.activation_bytes[s] += l.activation_bytes;
-  c.param_bytes[s] += l.param_bytes;
-}
+struct Adder {
+  StageCosts& c;
+  const BytesPerParam& per;
+  void operator()(size_t s, const ModelLayer& l) const {
+    c.f[s] += l.f;
+    c.b[s] += l.b;
+    c.w[s] += l.w;
+    if (l.recompute) c.recompute[s] += l.f;
+    c.activation_bytes[s] += HeldBytes(l);
+    c.param_bytes[s] += l.param_bytes;
+    c.grad_bytes[s] += GradBytes(l, per);
+    c.optimizer_bytes[s] += OptimizerBytes(l, per);
+  }
+};
 
 }  // namespace
+
+std::int64_t GradBytes(const ModelLayer& l, const BytesPerParam& per) {
+  return l.param_bytes / per.weight * per.grad;
+}
+
+std::int64_t OptimizerBytes(const ModelLayer& l, const BytesPerParam& per) {
+  return l.param_bytes / per.weight * per.optimizer;
+}
+
+std::int64_t HeldBytes(const ModelLayer& l) { return l.recompute ? l.checkpoint_bytes : l.activation_bytes; }
 
 Result<StageCosts> SumStageCosts(const Model& model, const Layout& layout) {
   const auto decoder = OfKind(model, 't'), mtp = OfKind(model, 'm');
@@ -42,14 +59,16 @@ Result<StageCosts> SumStageCosts(const Model& model, const Layout& layout) {
     return Error::Field(ErrorCode::kInvalidValue, "model",
                         ": more than one " + std::string(embedding.size() > 1 ? "embedding" : "loss") + " layer");
   const size_t n = layout.stages.size();
-  StageCosts c{std::vector<Tick>(n), std::vector<Tick>(n), std::vector<Tick>(n), std::vector<std::int64_t>(n),
-               std::vector<std::int64_t>(n)};
+  const std::vector<Tick> ticks(n, 0);
+  const std::vector<std::int64_t> bytes(n, 0);
+  StageCosts c{ticks, ticks, ticks, ticks, bytes, bytes, bytes, bytes};
+  const Adder Add{c, model.bytes_per_param};
   for (size_t s = 0; s < n; ++s) {
     const LayoutStage& st = layout.stages[s];
-    if (st.builds_embedding && !embedding.empty()) Add(c, s, *embedding[0]);
-    for (int id : st.decoder_layer_ids) Add(c, s, *decoder[id]);
-    for (int id : st.mtp_layer_ids) Add(c, s, *mtp[id]);
-    if (st.builds_loss && !loss.empty()) Add(c, s, *loss[0]);
+    if (st.builds_embedding && !embedding.empty()) Add(s, *embedding[0]);
+    for (int id : st.decoder_layer_ids) Add(s, *decoder[id]);
+    for (int id : st.mtp_layer_ids) Add(s, *mtp[id]);
+    if (st.builds_loss && !loss.empty()) Add(s, *loss[0]);
   }
   return c;
 }
@@ -79,12 +98,17 @@ Error ApplyStageCosts(const StageCosts& c, const Layout& layout, Problem& p) {
   p.costs = Costs{};
   p.costs.f = c.f;
   p.costs.b = c.b;
+  for (size_t s = 0; s < c.b.size(); ++s) p.costs.b[s] += c.recompute[s];
   p.costs.w = c.w;
   const auto any = [](const std::vector<std::int64_t>& v) {
     return std::any_of(v.begin(), v.end(), [](std::int64_t x) { return x != 0; });
   };
   if (any(c.activation_bytes)) p.memory.activation_bytes = c.activation_bytes;
-  if (any(c.param_bytes)) p.memory.param_bytes = c.param_bytes;
+  if (any(c.param_bytes)) {
+    p.memory.param_bytes = c.param_bytes;
+    p.memory.grad_bytes = c.grad_bytes;
+    p.memory.optimizer_bytes = c.optimizer_bytes;
+  }
   return Error::Ok();
 }
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <string>
 
+#include "ppsim/generators.h"
 #include "ppsim/io/atomic_file.h"
 #include "ppsim/layout.h"
 #include "ppsim/memory_model.h"
@@ -68,11 +69,15 @@ Error ReadLayer(const toml::table& t, const toml::node& where, const std::string
     } else if (key == "F" || key == "B" || key == "W") {
       Tick& cost = key == "F" ? layer.f : key == "B" ? layer.b : layer.w;
       e = Count(node, key, 0, kMaxCost, source, cost);
-    } else if (key == "activation_bytes" || key == "param_bytes") {
-      e = Count(node, key, 0, kMaxBytes, source, key == "param_bytes" ? layer.param_bytes : layer.activation_bytes);
+    } else if (key == "activation_bytes" || key == "param_bytes" || key == "checkpoint_bytes") {
+      std::int64_t& bytes = key == "param_bytes"        ? layer.param_bytes
+                            : key == "checkpoint_bytes" ? layer.checkpoint_bytes
+                                                        : layer.activation_bytes;
+      e = Count(node, key, 0, kMaxBytes, source, bytes);
     } else {
-      return At(Fail(ErrorCode::kUnknownName,
-                     "unknown key '" + key + "' (known: kind, name, repeat, F, B, W, activation_bytes, param_bytes)"),
+      return At(Fail(ErrorCode::kUnknownName, "unknown key '" + key +
+                                                  "' (known: kind, name, repeat, F, B, W, activation_bytes, "
+                                                  "checkpoint_bytes, param_bytes)"),
                 source, k.source());
     }
     if (!e.ok()) return e;
@@ -86,6 +91,52 @@ Error ReadLayer(const toml::table& t, const toml::node& where, const std::string
   return Error::Ok();
 }
 
+// The [bytes_per_param] table: weight (≥ 1), grad and optimizer bytes.
+Error ReadBytesPerParam(const toml::node& node, const std::string& source, BytesPerParam& per) {
+  const toml::table* t = node.as_table();
+  if (t == nullptr)
+    return At(Fail(ErrorCode::kInvalidValue, "bytes_per_param: expected a table ([bytes_per_param])"), source,
+              node.source());
+  for (const auto& [k, value] : *t) {
+    const std::string key(k.str());
+    int* field = key == "weight" ? &per.weight : key == "grad" ? &per.grad : key == "optimizer" ? &per.optimizer : nullptr;
+    if (field == nullptr)
+      return At(Fail(ErrorCode::kUnknownName,
+                     "bytes_per_param: unknown key '" + key + "' (known: weight, grad, optimizer)"),
+                source, k.source());
+    std::int64_t n = 0;
+    if (Error e = Count(value, "bytes_per_param." + key, key == "weight" ? 1 : 0, 64, source, n); !e.ok()) return e;
+    *field = static_cast<int>(n);
+  }
+  return Error::Ok();
+}
+
+// `recompute = ["decoder", "moe"]`: each a layer kind or a layer's name;
+// those layers are recomputed.
+Error ReadRecompute(const toml::node& node, const std::string& source, Model& model) {
+  const toml::array* list = node.as_array();
+  if (list == nullptr)
+    return At(Fail(ErrorCode::kInvalidValue, "recompute: expected a list of layer kinds or names"), source,
+              node.source());
+  for (const toml::node& item : *list) {
+    const auto* s = item.as_string();
+    if (s == nullptr)
+      return At(Fail(ErrorCode::kInvalidValue, "recompute: expected a layer kind or name (a string)"), source,
+                item.source());
+    const std::string what = s->get();
+    const char kind = KindLetter(what);
+    bool any = false;
+    for (ModelLayer& l : model.layers)
+      if (l.kind == kind || (!l.name.empty() && l.name == what)) any = l.recompute = true;
+    if (!any)
+      return At(Fail(ErrorCode::kUnknownName, "recompute: '" + what +
+                                                  "' is neither a layer kind (embedding, decoder, mtp, loss) nor "
+                                                  "the name of a layer of this model"),
+                source, item.source());
+  }
+  return Error::Ok();
+}
+
 }  // namespace
 
 Result<Model> ParseModelText(std::string_view text, const std::string& source) {
@@ -96,12 +147,22 @@ Result<Model> ParseModelText(std::string_view text, const std::string& source) {
     return At(Fail(ErrorCode::kParse, std::string(e.description())), source, e.source());
   }
   Model model;
+  const toml::node* recompute = nullptr;  // read once every layer is known
   for (const auto& [k, node] : doc) {
     const std::string key(k.str());
     if (key == "name") continue;
+    if (key == "recompute") {
+      recompute = &node;
+      continue;
+    }
+    if (key == "bytes_per_param") {
+      if (Error e = ReadBytesPerParam(node, source, model.bytes_per_param); !e.ok()) return e;
+      continue;
+    }
     if (key != "layer")
-      return At(Fail(ErrorCode::kUnknownName, "unknown key '" + key + "' (known: name, [[layer]])"), source,
-                k.source());
+      return At(Fail(ErrorCode::kUnknownName,
+                     "unknown key '" + key + "' (known: name, recompute, [bytes_per_param], [[layer]])"),
+                source, k.source());
     const toml::array* layers = node.as_array();
     if (layers == nullptr)
       return At(Fail(ErrorCode::kInvalidValue, "layer: expected tables ([[layer]])"), source, node.source());
@@ -114,6 +175,8 @@ Result<Model> ParseModelText(std::string_view text, const std::string& source) {
   }
   if (model.layers.empty())
     return Error(ErrorCode::kInvalidValue, "no [[layer]]: a model has at least one layer").At(source, 1, 1);
+  if (recompute != nullptr)
+    if (Error e = ReadRecompute(*recompute, source, model); !e.ok()) return e;
   return model;
 }
 
@@ -141,6 +204,14 @@ Error ApplyModelLayout(const std::string& model_path, const std::string& layout,
   Result<StageCosts> costs = SumStageCosts(*model, *split);
   if (!costs) return costs.error();
   return ApplyStageCosts(*costs, *split, p);
+}
+
+Error LayoutRunsSchedule(const std::string& schedule) {
+  const GeneratorInfo* g = FindGenerator(schedule);
+  if (g == nullptr || g->placement == Placement::kLoop) return Error::Ok();
+  return Error::Field(ErrorCode::kPrecondition, "layout",
+                      ": Megatron runs stage i on rank i mod P, and " + g->name +
+                          " places its stages otherwise (docs/layouts.md)");
 }
 
 }  // namespace ppsim::io

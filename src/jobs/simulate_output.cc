@@ -2,6 +2,7 @@
 
 #include "ppsim/io/atomic_file.h"
 #include "ppsim/io/chrome_trace.h"
+#include "ppsim/io/model_file.h"
 #include "ppsim/io/schedule_file.h"
 #include "ppsim/io/simulation_json.h"
 #include "ppsim/io/simulation_text.h"
@@ -98,12 +99,8 @@ Error WriteSimulation(const SimulateRequest& request, const std::string& path,
     for (const SimulateFormat& f : SimulateFormats()) names += (names.empty() ? "" : ", ") + std::string(f.name);
     return Error::Field(ErrorCode::kUsage, "format", ": '" + request.format + "' is not one of " + names);
   }
-  // A Megatron layout puts stage i on rank i mod P: only loop schedules run on it.
-  const GeneratorInfo* g = FindGenerator(request.schedule);
-  if (!request.problem.layout.empty() && request.schedule_file.empty() && g && g->placement != Placement::kLoop)
-    return Error::Field(ErrorCode::kPrecondition, "layout",
-                        ": Megatron runs stage i on rank i mod P, and " + g->name +
-                            " places its stages otherwise (docs/layouts.md)");
+  if (request.schedule_file.empty() && !request.problem.layout.empty())
+    if (Error e = io::LayoutRunsSchedule(request.schedule); !e.ok()) return e;
   Result<Problem> problem = io::ToProblem(request.problem);
   if (!problem) return problem.error();
   Result<Timeline> timeline = request.schedule_file.empty()

@@ -66,6 +66,47 @@ TEST(ModelCli, RunsAsTheSamePerStageCostsByHand) {
   EXPECT_EQ(a["busy"], b["busy"]);
 }
 
+// A model's bytes: parameters, gradients and Adam's mixed-precision state
+// (8 × param_bytes) per device, and held activations; recomputing the
+// decoder layers keeps only their checkpoints and adds their forward to B.
+TEST(ModelCli, MemoryPerDeviceAndRecompute) {
+  const std::string layers = R"([[layer]]
+kind = "embedding"
+F = 1
+B = 1
+W = 1
+param_bytes = 100
+[[layer]]
+kind = "decoder"
+repeat = 4
+F = 2
+B = 2
+W = 1
+activation_bytes = 1000
+checkpoint_bytes = 10
+param_bytes = 50
+[[layer]]
+kind = "loss"
+F = 1
+B = 1
+)";
+  const ModelFile plain(layers), recomputed("recompute = [\"decoder\"]\n" + layers);
+  const std::string args = " -s 1f1b -P 2 -M 4 --layout 'Ett|ttL' --json";
+  auto a = RunPpsim("simulate --model " + plain.path() + args);
+  auto b = RunPpsim("simulate --model " + recomputed.path() + args);
+  ASSERT_EQ(a.exit_code, 0) << a.err;
+  ASSERT_EQ(b.exit_code, 0) << b.err;
+  const nlohmann::json x = nlohmann::json::parse(a.out), y = nlohmann::json::parse(b.out);
+  EXPECT_EQ(x["static_bytes_per_device"], nlohmann::json::parse("[1600, 800]"));  // (100 + 2·50)·8, 2·50·8
+  // Rank 0 holds two microbatches of two decoder layers at its peak (1F1B's warm-up).
+  EXPECT_EQ(x["peak_bytes_per_device"], nlohmann::json::parse("[5600, 800]"));
+  EXPECT_EQ(y["static_bytes_per_device"], x["static_bytes_per_device"]);
+  EXPECT_EQ(y["peak_bytes_per_device"], nlohmann::json::parse("[1640, 800]"));  // checkpoints: 2·2·10
+  EXPECT_EQ(x["costs"]["B"], nlohmann::json::parse("[8, 7]"));
+  EXPECT_EQ(y["costs"]["B"], nlohmann::json::parse("[12, 11]"));  // + the two layers' F = 4
+  EXPECT_EQ(y["busy"].get<int>() - x["busy"].get<int>(), 2 * 4 * 4);  // both ranks, M = 4
+}
+
 TEST(ModelCli, BadInputIsOneLineWithItsCode) {
   const ModelFile model(kModel);
   const ModelFile unknown("[[layer]]\nkind = \"moe\"\n");

@@ -96,6 +96,49 @@ TEST(ModelFile, SimulatesAsTheSamePerStageCosts) {
   EXPECT_EQ(from_model.memory.param_bytes, (std::vector<std::int64_t>{150, 50, 50, 50}));
 }
 
+// Adam in mixed precision by default: per 2 bytes of weights, 2 of gradient
+// and 12 of optimizer state, so a stage holds 8 times its param_bytes.
+TEST(ModelFile, StaticBytesAreAdamMixedPrecisionByDefault) {
+  const Model m = *io::ParseModelText(kSmall, "small.toml");
+  const Layout layout = Read("Et|tt|tL", 3);
+  Problem p;
+  ASSERT_TRUE(ApplyStageCosts(*SumStageCosts(m, layout), layout, p).ok());
+  EXPECT_EQ(p.memory.param_bytes, (std::vector<std::int64_t>{150, 100, 50}));
+  EXPECT_EQ(p.memory.grad_bytes, (std::vector<std::int64_t>{150, 100, 50}));
+  EXPECT_EQ(p.memory.optimizer_bytes, (std::vector<std::int64_t>{900, 600, 300}));
+  EXPECT_EQ(p.memory.StaticBytes(0), 1200);
+  // fp32 gradients, plain SGD with momentum in fp32: 2 + 4 + 4 per parameter.
+  const Model sgd =
+      *io::ParseModelText(std::string(kSmall) + "[bytes_per_param]\ngrad = 4\noptimizer = 4\n", "sgd.toml");
+  ASSERT_TRUE(ApplyStageCosts(*SumStageCosts(sgd, layout), layout, p).ok());
+  EXPECT_EQ(p.memory.StaticBytes(0), 150 + 300 + 300);
+}
+
+// A recomputed layer holds only its checkpoint and runs its forward again
+// before its backward.
+TEST(ModelFile, RecomputeHoldsTheCheckpointAndAddsTheForwardToB) {
+  const std::string text = std::string("recompute = [\"decoder\"]\n") + kSmall;
+  std::string with_checkpoint = text;
+  with_checkpoint.insert(with_checkpoint.find("param_bytes = 50"), "checkpoint_bytes = 3\n");
+  const Model m = *io::ParseModelText(with_checkpoint, "r.toml");
+  const Layout layout = Read("Et|tt|tL", 3);
+  Result<StageCosts> c = SumStageCosts(m, layout);
+  ASSERT_TRUE(c.ok());
+  EXPECT_EQ(c->activation_bytes, (std::vector<std::int64_t>{3, 6, 3}));
+  EXPECT_EQ(c->recompute, (std::vector<Tick>{2, 4, 2}));
+  Problem p;
+  ASSERT_TRUE(ApplyStageCosts(*c, layout, p).ok());
+  EXPECT_EQ(p.costs.b, (std::vector<Tick>{3 + 2, 4 + 4, 3 + 2}));
+  EXPECT_EQ(p.costs.f, (std::vector<Tick>{3, 4, 3}));
+  // By a layer's name too: only the layers so named.
+  const Model named = *io::ParseModelText(
+      "recompute = [\"moe\"]\n[[layer]]\nkind = \"decoder\"\nF = 1\n[[layer]]\nkind = \"decoder\"\nname = "
+      "\"moe\"\nF = 5\n",
+      "n.toml");
+  EXPECT_FALSE(named.layers[0].recompute);
+  EXPECT_TRUE(named.layers[1].recompute);
+}
+
 TEST(ModelFile, CountsMustMatchTheLayout) {
   const Model m = *io::ParseModelText(kSmall, "small.toml");
   Result<StageCosts> c = SumStageCosts(m, Read("Et|ttL", 2));
@@ -118,7 +161,15 @@ TEST(ModelFile, ErrorsNameFileLineColumn) {
       {"[[layer]]\nkind = \"decoder\"\nrepeat = 0\n", ErrorCode::kInvalidValue,
        "m.toml:3:10: repeat must be ≥ 1, got 0"},
       {"[[layer]]\nkind = \"decoder\"\nFLOPS = 1\n", ErrorCode::kUnknownName,
-       "m.toml:3:1: unknown key 'FLOPS' (known: kind, name, repeat, F, B, W, activation_bytes, param_bytes)"},
+       "m.toml:3:1: unknown key 'FLOPS' (known: kind, name, repeat, F, B, W, activation_bytes, checkpoint_bytes, "
+       "param_bytes)"},
+      {"recompute = [\"moe\"]\n[[layer]]\nkind = \"decoder\"\n", ErrorCode::kUnknownName,
+       "m.toml:1:14: recompute: 'moe' is neither a layer kind (embedding, decoder, mtp, loss) nor the name of a "
+       "layer of this model"},
+      {"[bytes_per_param]\nweight = 0\n[[layer]]\nkind = \"decoder\"\n", ErrorCode::kInvalidValue,
+       "m.toml:2:10: bytes_per_param.weight must be ≥ 1, got 0"},
+      {"[bytes_per_param]\nadam = 8\n[[layer]]\nkind = \"decoder\"\n", ErrorCode::kUnknownName,
+       "m.toml:2:1: bytes_per_param: unknown key 'adam' (known: weight, grad, optimizer)"},
       {"[[layer]]\nF = 1\n", ErrorCode::kInvalidValue, "m.toml:1:1: layer: no kind (embedding, decoder, mtp, loss)"},
       {"name = \"x\"\n", ErrorCode::kInvalidValue, "m.toml:1:1: no [[layer]]: a model has at least one layer"},
       {"[[layer]\n", ErrorCode::kParse, ""},

@@ -76,3 +76,27 @@ def test_megatron_split_flags():
     even = ppsim.layout(P=4, num_layers=14, account_for_embedding_in_pipeline_split=True,
                         account_for_loss_in_pipeline_split=True)
     assert [s["num_decoder_layers"] for rank in even["stages"] for s in rank] == [3, 4, 4, 3]
+
+
+def test_simulate_a_model_split_by_a_layout(tmp_path):
+    model = tmp_path / "m.toml"
+    model.write_text('recompute = ["decoder"]\n[[layer]]\nkind = "embedding"\nF = 1\nB = 1\nparam_bytes = 100\n'
+                     '[[layer]]\nkind = "decoder"\nrepeat = 4\nF = 2\nB = 2\nW = 1\nactivation_bytes = 1000\n'
+                     'checkpoint_bytes = 10\nparam_bytes = 50\n[[layer]]\nkind = "loss"\nF = 1\nB = 1\n')
+    code, out, err = run_cli("simulate", "-s", "1f1b", "-P", "2", "-M", "4", "--model", str(model), "--layout",
+                             "Ett|ttL", "--json")
+    assert code == 0, err
+    cli = json.loads(out)
+    t = ppsim.simulate("1f1b", P=2, M=4, model=str(model), layout="Ett|ttL")
+    assert t.makespan == cli["makespan"]
+    assert list(t.static_bytes_per_device) == cli["static_bytes_per_device"] == [1600, 800]
+    assert list(t.peak_bytes_per_device) == cli["peak_bytes_per_device"]
+    with pytest.raises(ppsim.Error) as e:
+        ppsim.simulate("1f1b", P=2, M=4, model=str(model), layout="Et|ttL")
+    assert str(e.value) == "layout (column 5): 3 decoder layers (t), but num_layers is 4"
+    assert e.value.code == 3
+    with pytest.raises(ppsim.Error) as e:
+        ppsim.simulate("zbv", P=2, M=4, model=str(model), layout="Et|t|t|tL")
+    assert str(e.value) == ("layout: Megatron runs stage i on rank i mod P, and zbv places its stages otherwise "
+                            "(docs/layouts.md)")
+    assert e.value.code == 5

@@ -43,4 +43,9 @@ Result<Model> ParseModelText(std::string_view text, const std::string& source);
 // the missing one), and each one's errors are its own.
 Error ApplyModelLayout(const std::string& model_path, const std::string& layout, bool chunks_given, Problem& problem);
 
+// kOk iff the registry schedule `schedule` can run a Megatron layout, which
+// puts stage i on rank i mod P: a schedule with another placement is
+// kPrecondition naming "layout". An unknown name is left to the generator.
+Error LayoutRunsSchedule(const std::string& schedule);
+
 }  // namespace ppsim::io
