@@ -20,7 +20,7 @@
 #include "render/frame_painter.h"
 #include "ppsim/render/layout.h"
 #include "render/pango_measurer.h"
-#include "render/legibility.h"
+#include "ppsim/render/legibility.h"
 #include "ppsim/render/video.h"
 #include "ppsim/simulate.h"
 

@@ -1,6 +1,6 @@
 #include "ppsim/closed_forms.h"
 
-#include "core/uniform_cost.h"
+#include "uniform_cost.h"
 #include "ppsim/generators.h"
 
 namespace ppsim {

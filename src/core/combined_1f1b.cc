@@ -2,7 +2,7 @@
 #include <string>
 #include <vector>
 
-#include "core/interleaved_order.h"
+#include "interleaved_order.h"
 #include "ppsim/generators.h"
 
 namespace ppsim {

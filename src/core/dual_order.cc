@@ -1,4 +1,4 @@
-#include "core/dual_order.h"
+#include "dual_order.h"
 
 #include <deque>
 #include <utility>

@@ -7,7 +7,7 @@
 
 #include <vector>
 
-#include "core/schedule_builder.h"
+#include "schedule_builder.h"
 
 namespace ppsim {
 

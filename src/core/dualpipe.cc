@@ -1,9 +1,9 @@
 #include <algorithm>
 #include <string>
 
-#include "core/dual_order.h"
-#include "core/dualpipe_idle.h"
-#include "core/schedule_builder.h"
+#include "dual_order.h"
+#include "dualpipe_idle.h"
+#include "schedule_builder.h"
 #include "ppsim/generators.h"
 
 namespace ppsim {

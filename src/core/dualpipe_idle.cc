@@ -1,6 +1,6 @@
-#include "core/dualpipe_idle.h"
+#include "dualpipe_idle.h"
 
-#include "core/uniform_cost.h"
+#include "uniform_cost.h"
 
 namespace ppsim {
 

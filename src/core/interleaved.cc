@@ -1,5 +1,5 @@
-#include "core/interleaved_order.h"
-#include "core/pytorch_rounds.h"
+#include "interleaved_order.h"
+#include "pytorch_rounds.h"
 #include "ppsim/generators.h"
 
 namespace ppsim {

@@ -1,9 +1,9 @@
-#include "core/interleaved_order.h"
+#include "interleaved_order.h"
 
 #include <algorithm>
 #include <vector>
 
-#include "core/schedule_builder.h"
+#include "schedule_builder.h"
 
 namespace ppsim {
 namespace {

@@ -1,4 +1,4 @@
-#include "core/schedule_builder.h"
+#include "schedule_builder.h"
 #include "ppsim/generators.h"
 
 namespace ppsim {

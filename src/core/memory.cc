@@ -12,8 +12,8 @@
 #include <algorithm>
 #include <queue>
 
-#include "core/device_walk.h"
-#include "core/fast_div.h"
+#include "device_walk.h"
+#include "fast_div.h"
 
 namespace ppsim {
 namespace {

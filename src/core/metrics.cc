@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "core/device_walk.h"
-#include "core/fast_div.h"
+#include "device_walk.h"
+#include "fast_div.h"
 #include "ppsim/metric_table.h"
 
 namespace ppsim {

@@ -1,7 +1,7 @@
 #include <algorithm>
 #include <vector>
 
-#include "core/schedule_builder.h"
+#include "schedule_builder.h"
 #include "ppsim/generators.h"
 
 namespace ppsim {

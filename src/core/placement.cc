@@ -20,7 +20,7 @@
 #include <string>
 #include <vector>
 
-#include "core/fast_div.h"
+#include "fast_div.h"
 
 namespace ppsim {
 

@@ -1,4 +1,4 @@
-#include "core/pytorch_rounds.h"
+#include "pytorch_rounds.h"
 
 #include <algorithm>
 

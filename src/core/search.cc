@@ -7,13 +7,13 @@
 #include <algorithm>
 #include <optional>
 
-#include "core/search_bound.h"
-#include "core/search_context.h"
-#include "core/search_exact.h"
-#include "core/search_greedy.h"
-#include "core/search_local.h"
-#include "core/search_seeds.h"
-#include "core/search_zb_greedy.h"
+#include "search_bound.h"
+#include "search_context.h"
+#include "search_exact.h"
+#include "search_greedy.h"
+#include "search_local.h"
+#include "search_seeds.h"
+#include "search_zb_greedy.h"
 #include "ppsim/placement.h"
 #include "ppsim/validate.h"
 

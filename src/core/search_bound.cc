@@ -1,4 +1,4 @@
-#include "core/search_bound.h"
+#include "search_bound.h"
 
 #include <algorithm>
 #include <limits>

@@ -6,7 +6,7 @@
 // at least one round trip; a device holds at most its capacity at once).
 #pragma once
 
-#include "core/search_budget.h"
+#include "search_budget.h"
 #include "ppsim/problem.h"
 
 namespace ppsim::search {

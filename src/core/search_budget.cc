@@ -1,4 +1,4 @@
-#include "core/search_budget.h"
+#include "search_budget.h"
 
 #include <algorithm>
 

@@ -1,4 +1,4 @@
-#include "core/search_context.h"
+#include "search_context.h"
 
 #include <algorithm>
 

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "core/search_budget.h"
+#include "search_budget.h"
 #include "ppsim/search.h"
 #include "ppsim/timeline.h"
 

@@ -1,9 +1,9 @@
-#include "core/search_exact.h"
+#include "search_exact.h"
 
 #include <algorithm>
 #include <vector>
 
-#include "core/schedule_builder.h"
+#include "schedule_builder.h"
 #include "ppsim/placement.h"
 
 namespace ppsim::search {

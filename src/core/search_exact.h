@@ -10,7 +10,7 @@
 // remaining chain) reaches the best makespan known.
 #pragma once
 
-#include "core/search_context.h"
+#include "search_context.h"
 
 namespace ppsim::search {
 

@@ -1,10 +1,10 @@
-#include "core/search_greedy.h"
+#include "search_greedy.h"
 
 #include <algorithm>
 #include <limits>
 #include <vector>
 
-#include "core/schedule_builder.h"
+#include "schedule_builder.h"
 
 namespace ppsim::search {
 namespace {

@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <random>
 
-#include "core/search_budget.h"
+#include "search_budget.h"
 #include "ppsim/schedule.h"
 
 namespace ppsim::search {

@@ -1,4 +1,4 @@
-#include "core/search_local.h"
+#include "search_local.h"
 
 #include <algorithm>
 #include <vector>

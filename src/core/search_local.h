@@ -9,7 +9,7 @@
 // check and the placer. Runs until the context says stop.
 #pragma once
 
-#include "core/search_context.h"
+#include "search_context.h"
 
 namespace ppsim::search {
 

@@ -1,6 +1,6 @@
-#include "core/search_seeds.h"
+#include "search_seeds.h"
 
-#include "core/schedule_builder.h"
+#include "schedule_builder.h"
 #include "ppsim/generators.h"
 
 namespace ppsim::search {

@@ -1,8 +1,8 @@
-#include "core/search_zb_greedy.h"
+#include "search_zb_greedy.h"
 
 #include <algorithm>
 
-#include "core/schedule_builder.h"
+#include "schedule_builder.h"
 
 namespace ppsim::search {
 namespace {

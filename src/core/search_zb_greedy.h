@@ -11,7 +11,7 @@
 
 #include <vector>
 
-#include "core/search_budget.h"
+#include "search_budget.h"
 #include "ppsim/schedule.h"
 
 namespace ppsim::search {

@@ -1,4 +1,4 @@
-#include "core/vshape_greedy.h"
+#include "vshape_greedy.h"
 #include "ppsim/generators.h"
 
 namespace ppsim {

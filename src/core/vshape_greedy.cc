@@ -1,9 +1,9 @@
-#include "core/vshape_greedy.h"
+#include "vshape_greedy.h"
 
 #include <algorithm>
 #include <tuple>
 
-#include "core/schedule_builder.h"
+#include "schedule_builder.h"
 
 namespace ppsim {
 namespace {

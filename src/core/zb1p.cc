@@ -3,8 +3,8 @@
 #include <utility>
 #include <vector>
 
-#include "core/pytorch_rounds.h"
-#include "core/schedule_builder.h"
+#include "pytorch_rounds.h"
+#include "schedule_builder.h"
 #include "ppsim/generators.h"
 
 namespace ppsim {

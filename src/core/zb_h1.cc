@@ -1,8 +1,8 @@
 #include <algorithm>
 #include <deque>
 
-#include "core/schedule_builder.h"
-#include "core/uniform_cost.h"
+#include "schedule_builder.h"
+#include "uniform_cost.h"
 #include "ppsim/generators.h"
 
 namespace ppsim {

@@ -1,7 +1,7 @@
 #include <vector>
 
-#include "core/schedule_builder.h"
-#include "core/uniform_cost.h"
+#include "schedule_builder.h"
+#include "uniform_cost.h"
 #include "ppsim/generators.h"
 
 namespace ppsim {

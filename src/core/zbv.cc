@@ -1,6 +1,6 @@
 #include <algorithm>
 
-#include "core/schedule_builder.h"
+#include "schedule_builder.h"
 #include "ppsim/generators.h"
 
 namespace ppsim {

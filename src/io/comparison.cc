@@ -6,9 +6,9 @@
 #include <string_view>
 #include <vector>
 
-#include "io/json_dump.h"
+#include "json_dump.h"
 #include "ppsim/text_wrap.h"
-#include "io/simulation_tree.h"
+#include "simulation_tree.h"
 #include "ppsim/cost_scale.h"
 #include "ppsim/generators.h"
 #include "ppsim/metric_table.h"

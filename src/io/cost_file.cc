@@ -2,7 +2,7 @@
 
 #include <toml++/toml.h>
 
-#include "io/toml_key_value.h"
+#include "toml_key_value.h"
 #include "ppsim/io/atomic_file.h"
 
 namespace ppsim::io {

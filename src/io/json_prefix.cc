@@ -1,4 +1,4 @@
-#include "io/json_prefix.h"
+#include "json_prefix.h"
 
 namespace ppsim::io {
 

@@ -2,7 +2,7 @@
 // needs of each event (ph, cat, name, ts, dur, args' External id and
 // correlation) and drops the event at its closing brace unless it is one of
 // the kinds KinetoEvents keeps. Nothing else of the document is stored.
-#include "io/kineto_events.h"
+#include "kineto_events.h"
 
 #include <nlohmann/json.hpp>
 

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "io/kineto_source.h"
+#include "kineto_source.h"
 #include "ppsim/error.h"
 #include "ppsim/op.h"
 

@@ -1,4 +1,4 @@
-#include "io/kineto_source.h"
+#include "kineto_source.h"
 
 #include <unistd.h>
 #include <zlib.h>

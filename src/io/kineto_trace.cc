@@ -6,8 +6,8 @@
 #include <algorithm>
 #include <unordered_map>
 
-#include "io/kineto_events.h"
-#include "io/kineto_source.h"
+#include "kineto_events.h"
+#include "kineto_source.h"
 #include "ppsim/io/atomic_file.h"
 
 namespace ppsim::io {

@@ -9,7 +9,7 @@
 #include <optional>
 #include <utility>
 
-#include "io/json_prefix.h"
+#include "json_prefix.h"
 #include "ppsim/io/atomic_file.h"
 #include "ppsim/io/input_files.h"
 

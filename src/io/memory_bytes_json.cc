@@ -1,4 +1,4 @@
-#include "io/memory_bytes_json.h"
+#include "memory_bytes_json.h"
 
 namespace ppsim::io {
 

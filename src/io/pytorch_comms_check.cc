@@ -1,9 +1,9 @@
-#include "io/pytorch_comms_check.h"
+#include "pytorch_comms_check.h"
 
 #include <map>
 #include <tuple>
 
-#include "io/schedule_shape.h"
+#include "schedule_shape.h"
 
 namespace ppsim::io {
 namespace {

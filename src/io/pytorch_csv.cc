@@ -7,8 +7,8 @@
 #include <optional>
 #include <string>
 
-#include "io/pytorch_comms_check.h"
-#include "io/schedule_shape.h"
+#include "pytorch_comms_check.h"
+#include "schedule_shape.h"
 #include "ppsim/problem.h"
 
 namespace ppsim::io {

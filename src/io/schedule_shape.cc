@@ -1,4 +1,4 @@
-#include "io/schedule_shape.h"
+#include "schedule_shape.h"
 
 #include <algorithm>
 #include <string>

@@ -3,7 +3,7 @@
 #include <string>
 #include <vector>
 
-#include "io/schedule_shape.h"
+#include "schedule_shape.h"
 
 namespace ppsim::io {
 namespace {

@@ -5,9 +5,9 @@
 #include <cstdlib>
 #include <utility>
 
-#include "io/json_dump.h"
-#include "io/memory_bytes_json.h"
-#include "io/simulation_tree.h"
+#include "json_dump.h"
+#include "memory_bytes_json.h"
+#include "simulation_tree.h"
 
 namespace ppsim::io {
 namespace {

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "io/json_dump.h"
+#include "json_dump.h"
 
 namespace ppsim::io {
 

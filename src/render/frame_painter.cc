@@ -1,4 +1,4 @@
-#include "render/frame_painter.h"
+#include "frame_painter.h"
 
 #include <cairo.h>
 #include <pango/pangocairo.h>

@@ -1,4 +1,4 @@
-#include "render/pango_measurer.h"
+#include "pango_measurer.h"
 
 #include <strings.h>
 

@@ -6,13 +6,13 @@
 
 #include "ppsim/io/atomic_file.h"
 #include "ppsim/render_limits.h"
-#include "render/frame_painter.h"
-#include "render/html_writer.h"
-#include "render/legibility.h"
-#include "render/pango_measurer.h"
-#include "render/svg_writer.h"
+#include "frame_painter.h"
+#include "ppsim/render/html_writer.h"
+#include "ppsim/render/legibility.h"
+#include "pango_measurer.h"
+#include "ppsim/render/svg_writer.h"
 #include "ppsim/render/text_output.h"
-#include "render/text_painter.h"
+#include "ppsim/render/text_painter.h"
 #include "ppsim/render/video.h"
 
 namespace ppsim::render {

@@ -12,8 +12,8 @@
 
 #include "child_process.h"
 #include "ppsim/io/atomic_file.h"
-#include "render/frame_painter.h"
-#include "render/h264_splice/h264_splice.h"
+#include "frame_painter.h"
+#include "h264_splice/h264_splice.h"
 
 namespace ppsim::render {
 namespace {

@@ -3,8 +3,8 @@
 #include <cstdint>
 #include <cstdio>
 
-#include "io/claims_json.h"
-#include "io/json_dump.h"
+#include "claims_json.h"
+#include "json_dump.h"
 #include "ppsim/scene/scene.h"
 #include "ppsim/scene/sweep.h"
 

@@ -5,7 +5,7 @@
 #include <sstream>
 #include <toml++/toml.h>
 
-#include "io/toml_key_value.h"
+#include "toml_key_value.h"
 #include "ppsim/io/atomic_file.h"
 #include "ppsim/cost_spec.h"
 #include "ppsim/generators.h"

@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <cstdint>
 
-#include "io/json_dump.h"
+#include "json_dump.h"
 #include "ppsim/scene/sweep.h"
 
 namespace ppsim::scene {

@@ -10,7 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "io/memory_bytes_json.h"
-#include "io/simulation_tree.h"
+#include "io_shared/simulation_tree.h"
 #include "ppsim/critical_path.h"
 #include "ppsim/generators.h"
 #include "ppsim/io/chrome_trace.h"

@@ -9,11 +9,11 @@
 #include <map>
 #include <tuple>
 
-#include "render/color_util.h"
-#include "render/legibility.h"
+#include "draw/color_util.h"
+#include "ppsim/render/legibility.h"
 #include "ppsim/render/pacing.h"
-#include "render/svg_writer.h"
-#include "render/text_painter.h"
+#include "ppsim/render/svg_writer.h"
+#include "ppsim/render/text_painter.h"
 #include "scene_fixture.h"
 
 namespace ppsim::render::testing {

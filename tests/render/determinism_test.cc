@@ -6,9 +6,9 @@
 #include <sstream>
 
 #include "render/frame_painter.h"
-#include "render/html_writer.h"
-#include "render/svg_writer.h"
-#include "render/text_painter.h"
+#include "ppsim/render/html_writer.h"
+#include "ppsim/render/svg_writer.h"
+#include "ppsim/render/text_painter.h"
 #include "scene_fixture.h"
 
 namespace ppsim::render::testing {

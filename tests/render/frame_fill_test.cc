@@ -9,8 +9,8 @@
 #include <tuple>
 #include <vector>
 
-#include "render/legibility.h"
-#include "render/chart_layout.h"
+#include "ppsim/render/legibility.h"
+#include "draw/chart_layout.h"
 #include "scene_fixture.h"
 
 namespace ppsim::render::testing {

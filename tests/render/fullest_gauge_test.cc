@@ -8,7 +8,7 @@
 
 #include "png_reader.h"
 #include "render/frame_painter.h"
-#include "render/text_painter.h"
+#include "ppsim/render/text_painter.h"
 #include "scene_fixture.h"
 
 namespace ppsim::render::testing {

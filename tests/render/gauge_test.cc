@@ -5,7 +5,7 @@
 
 #include "png_reader.h"
 #include "render/frame_painter.h"
-#include "render/legibility.h"
+#include "ppsim/render/legibility.h"
 #include "scene_fixture.h"
 
 namespace ppsim::render::testing {

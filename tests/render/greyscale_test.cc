@@ -11,7 +11,7 @@
 
 #include "png_reader.h"
 #include "render/frame_painter.h"
-#include "render/color_util.h"
+#include "draw/color_util.h"
 #include "scene_fixture.h"
 
 namespace ppsim::render::testing {

@@ -12,7 +12,7 @@
 #include <regex>
 #include <sstream>
 
-#include "render/html_writer.h"
+#include "ppsim/render/html_writer.h"
 #include "scene_fixture.h"
 
 namespace ppsim::render::testing {

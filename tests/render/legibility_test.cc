@@ -4,7 +4,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "render/legibility.h"
+#include "ppsim/render/legibility.h"
 #include "scene_fixture.h"
 
 namespace ppsim::render::testing {

@@ -10,10 +10,10 @@
 #include <vector>
 
 #include "ppsim/rational.h"
-#include "render/cell_measurer.h"
+#include "draw/cell_measurer.h"
 #include "ppsim/render/render.h"
 #include "ppsim/render/text_output.h"
-#include "render/text_painter.h"
+#include "ppsim/render/text_painter.h"
 #include "scene_fixture.h"
 
 namespace ppsim::render::testing {

@@ -1,8 +1,8 @@
-#include "render/h264_splice/h264_repeat.h"
+#include "h264_splice/h264_repeat.h"
 
 #include <cstdint>
 
-#include "render/h264_splice/annex_b.h"
+#include "h264_splice/annex_b.h"
 
 namespace ppsim::render {
 namespace {

@@ -1,7 +1,7 @@
-#include "render/h264_splice/h264_splice.h"
+#include "h264_splice/h264_splice.h"
 
-#include "render/h264_splice/h264_repeat.h"
-#include "render/h264_splice/mp4_writer.h"
+#include "h264_splice/h264_repeat.h"
+#include "h264_splice/mp4_writer.h"
 
 namespace ppsim::render {
 

@@ -1,9 +1,9 @@
-#include "render/h264_splice/mp4_writer.h"
+#include "h264_splice/mp4_writer.h"
 
 #include <cstdint>
 #include <vector>
 
-#include "render/h264_splice/annex_b.h"
+#include "h264_splice/annex_b.h"
 
 namespace ppsim::render {
 namespace {

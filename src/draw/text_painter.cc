@@ -1,4 +1,4 @@
-#include "render/text_painter.h"
+#include "ppsim/render/text_painter.h"
 
 #include <algorithm>
 #include <optional>

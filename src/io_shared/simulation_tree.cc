@@ -1,4 +1,4 @@
-#include "io/simulation_tree.h"
+#include "simulation_tree.h"
 
 #include <string>
 #include <variant>

@@ -1,4 +1,4 @@
-#include "render/svg_writer.h"
+#include "ppsim/render/svg_writer.h"
 
 #include "svg_items.h"
 

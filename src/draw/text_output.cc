@@ -3,8 +3,8 @@
 #include <cstdint>
 #include <string>
 
-#include "render/cell_measurer.h"
-#include "render/text_painter.h"
+#include "cell_measurer.h"
+#include "ppsim/render/text_painter.h"
 
 namespace ppsim::render {
 

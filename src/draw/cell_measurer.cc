@@ -1,4 +1,4 @@
-#include "render/cell_measurer.h"
+#include "cell_measurer.h"
 
 namespace ppsim::render {
 

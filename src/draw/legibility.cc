@@ -1,4 +1,4 @@
-#include "render/legibility.h"
+#include "ppsim/render/legibility.h"
 
 #include <algorithm>
 #include <cstdio>

@@ -1,4 +1,4 @@
-#include "render/html_writer.h"
+#include "ppsim/render/html_writer.h"
 
 #include <algorithm>
 #include <cstdio>

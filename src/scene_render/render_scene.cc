@@ -9,7 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <tuple>
 
-#include "io/simulation_tree.h"
+#include "simulation_tree.h"
 #include "ppsim/io/atomic_file.h"
 #include "ppsim/render/pacing.h"
 #include "ppsim/render/render.h"

@@ -1,4 +1,4 @@
-#include "io/claims_json.h"
+#include "claims_json.h"
 
 namespace ppsim::io {
 
