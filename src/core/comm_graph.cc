@@ -1,7 +1,7 @@
 // CommGraph::Build: one pass over the programs to name every transfer and
 // collective and check the program against the schedule, a second to find
 // each compute action's inputs, then the edges.
-#include "core/comm_graph.h"
+#include "comm_graph.h"
 
 #include <algorithm>
 #include <string>

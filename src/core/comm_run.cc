@@ -11,7 +11,7 @@
 #include <string>
 #include <utility>
 
-#include "core/comm_graph.h"
+#include "comm_graph.h"
 #include "ppsim/checked.h"
 #include "ppsim/placement.h"
 
