@@ -46,6 +46,10 @@ std::string SplitFamilyName(const ModelSplit& split);
 // "ttmL" (E on the first, MTP layers and L on the last, as the model has them).
 std::vector<std::string> SplitStageLetters(const Model& model, const ModelSplit& split);
 
+// The Layout the split describes over P devices, stage s of the chain on
+// its device (pp_rank), for TorchtitanModules and the stage sums.
+Layout SplitAsLayout(const Model& model, const ModelSplit& split, int P);
+
 // `problem` (P, M, comm, memory limit and hold kept) set to the split: each
 // stage's op costs and bytes are its layers' sums (ApplyStageCosts), the
 // placement the split's. kInvalidValue naming the stage where one sums to 0.

@@ -38,6 +38,7 @@ from ._ppsim import (  # noqa: E402
     list_schedules,
     render,
     search,
+    search_split,
     simulate,
     simulate_pytorch,
 )
@@ -57,6 +58,7 @@ __all__ = [
     "list_schedules",
     "render",
     "search",
+    "search_split",
     "simulate",
     "simulate_pytorch",
 ]

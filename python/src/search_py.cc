@@ -12,6 +12,7 @@
 #include "ppsim/render/text_output.h"
 #include "ppsim/io/schedule_file.h"
 #include "ppsim/io/search_run.h"
+#include "ppsim/jobs/split_report.h"
 #include "ppsim/jobs/search_report.h"
 #include "problem_args.h"
 #include "timeline_py.h"
@@ -59,6 +60,32 @@ PySearchResult SearchNamed(const ProblemArgs& args, const pyb::object& max_activ
   if (!seed.is_none()) request.seed = IntText(seed, "seed");
   pyb::gil_scoped_release unlocked;  // the search touches no Python object, but for Ctrl-C:
   return PySearchResult{std::make_shared<const io::SearchRun>(Unwrap(io::RunSearch(request, &CheckSignals)))};
+}
+
+// ppsim.search_split: `ppsim search --model ... --json` as a dict, plus "text".
+pyb::dict SearchSplit(const pyb::object& model, const pyb::object& P, const pyb::object& M,
+                      const pyb::object& memory_limit, const pyb::object& comm, const pyb::object& placement,
+                      const pyb::object& chunks, const pyb::object& time_limit, const pyb::object& seed) {
+  jobs::SplitRequest r;  // None keeps a default
+  r.model = PathArg(model, "model");
+  if (!P.is_none()) r.P = IntText(P, "P");
+  if (!M.is_none()) r.M = IntText(M, "M");
+  if (!memory_limit.is_none())
+    r.memory_limit = PyUnicode_Check(memory_limit.ptr()) ? TextArg(memory_limit, "memory_limit")
+                                                         : IntText(memory_limit, "memory_limit");
+  if (!comm.is_none()) r.comm = IntText(comm, "comm");
+  if (!placement.is_none()) r.placement = TextArg(placement, "placement");
+  if (!chunks.is_none()) r.chunks = IntText(chunks, "chunks");
+  if (!time_limit.is_none()) r.time_limit = NumberText(time_limit, "time_limit");
+  if (!seed.is_none()) r.seed = IntText(seed, "seed");
+  Result<jobs::SplitReport> report = [&r] {
+    pyb::gil_scoped_release unlocked;  // the search touches no Python object
+    return jobs::RunSplitSearch(r);
+  }();
+  const jobs::SplitReport out = Unwrap(std::move(report));
+  pyb::dict d = pyb::module_::import("json").attr("loads")(pyb::bytes(out.json));
+  d["text"] = out.text;
+  return d;
 }
 
 }  // namespace
@@ -111,6 +138,11 @@ void BindSearch(pyb::module_& m) {
       pyb::arg("time_limit") = pyb::none(), pyb::arg("seed") = pyb::none(),
       "The shortest schedule within a per-device memory budget, with a lower bound (`ppsim search`); returns a "
       "SearchResult.");
+  m.def("search_split", &SearchSplit, pyb::arg("model"), pyb::arg("P") = pyb::none(), pyb::arg("M") = pyb::none(),
+        pyb::arg("memory_limit") = pyb::none(), pyb::arg("comm") = pyb::none(), pyb::arg("placement") = pyb::none(),
+        pyb::arg("chunks") = pyb::none(), pyb::arg("time_limit") = pyb::none(), pyb::arg("seed") = pyb::none(),
+        "A model's split into stages, chunk count, placement and order searched jointly within memory_limit bytes "
+        "per device (`ppsim search --model ... --json` as a dict, plus 'text': what it prints).");
 }
 
 }  // namespace ppsim::py

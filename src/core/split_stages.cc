@@ -15,10 +15,12 @@ int CountKind(const Model& model, char kind) {
                                         [kind](const ModelLayer& l) { return l.kind == kind; }));
 }
 
-// The layout the split describes: stage s of the chain on its device, the
-// decoder ids in order, E on the first stage and the MTP layers and L on
-// the last (where Megatron builds them).
-Layout SplitLayout(const Model& model, const ModelSplit& split, int P) {
+}  // namespace
+
+// Stage s of the chain on its device, the decoder ids in order, E on the
+// first stage and the MTP layers and L on the last (where Megatron builds
+// them).
+Layout SplitAsLayout(const Model& model, const ModelSplit& split, int P) {
   Layout l;
   l.P = P;
   l.v = split.v;
@@ -30,8 +32,10 @@ Layout SplitLayout(const Model& model, const ModelSplit& split, int P) {
   shape.v = split.v;
   shape.placement = split.placement;
   int next = 0;
+  const std::vector<std::string> letters = SplitStageLetters(model, split);
   for (int s = 0; s < S; ++s) {
     LayoutStage st;
+    st.layers = letters[s];
     st.pp_rank = shape.DeviceOf(s);
     st.vp_stage = s / P;
     st.virtual_stage = s;
@@ -44,8 +48,6 @@ Layout SplitLayout(const Model& model, const ModelSplit& split, int P) {
   }
   return l;
 }
-
-}  // namespace
 
 std::string SplitFamilyName(const ModelSplit& split) {
   if (split.placement == Placement::kVShape) return "v-shape";
@@ -68,7 +70,7 @@ std::vector<std::string> SplitStageLetters(const Model& model, const ModelSplit&
 
 Error ApplySplit(const Model& model, const ModelSplit& split, Problem& problem) {
   const int P = problem.P;
-  const Layout layout = SplitLayout(model, split, P);
+  const Layout layout = SplitAsLayout(model, split, P);
   Result<StageCosts> costs = SumStageCosts(model, layout);
   if (!costs) return costs.error();
   const std::int64_t limit = problem.memory.limit;

@@ -88,3 +88,22 @@ def test_errors_are_the_clis(flags, kwargs):
     with pytest.raises(ppsim.Error) as e:
         ppsim.search(P=4, M=8, **kwargs)
     assert (e.value.code, str(e.value)) == (code, as_python(err))
+
+
+def test_search_split_is_the_clis_json(tmp_path):
+    model = tmp_path / "m.toml"
+    model.write_text('[[layer]]\nkind = "embedding"\nF = 2\nB = 2\nW = 2\nparam_bytes = 1000\n'
+                     '[[layer]]\nkind = "decoder"\nrepeat = 6\nF = 2\nB = 2\nW = 1\nactivation_bytes = 100\n'
+                     'param_bytes = 500\n[[layer]]\nkind = "loss"\nF = 3\nB = 3\nW = 3\nparam_bytes = 1000\n')
+    code, out, err = run_cli("search", "--model", str(model), "-P", "2", "-M", "4", "--memory-limit", "1MiB", "--json")
+    assert code == 0, err
+    cli = json.loads(out)
+    got = ppsim.search_split(str(model), P=2, M=4, memory_limit="1MiB")
+    got.pop("text")
+    for key in ("decoder_layers_per_stage", "makespan", "lower_bound", "optimal", "compared", "megatron", "placement"):
+        assert got[key] == cli[key], key
+    with pytest.raises(ppsim.Error) as e:
+        ppsim.search_split(str(model), P=2, M=4, memory_limit=1000)
+    assert e.value.code == 5
+    assert str(e.value).startswith("memory_limit 1000 bytes is below what the lightest split needs: the minimum "
+                                   "that works is 20300")

@@ -12,6 +12,7 @@
 #include "ppsim/io/schedule_file.h"
 #include "ppsim/io/search_run.h"
 #include "ppsim/jobs/search_report.h"
+#include "ppsim/jobs/split_report.h"
 #include "problem_options.h"
 #include "terminal.h"
 
@@ -26,12 +27,39 @@ void PrintProgress(const SearchProgress& p) {
 
 struct SearchCliOptions {
   io::SearchRequest request;
+  std::string model;  // --model: the split search
+  bool placement_given = false;
   bool json = false;
   std::string export_format;
   std::string output = "-";
 };
 
+// --model: the split, chunk count, placement and order (jobs::RunSplitSearch).
+int RunSplit(const SearchCliOptions& o) {
+  const io::ProblemOptions& p = o.request.problem;
+  if (!p.cost.empty() || !p.cost_file.empty() || !o.request.max_activations.empty() || !p.layout.empty())
+    return Report(Error::Field(ErrorCode::kUsage, "model",
+                               " takes its costs and bytes from the model's layers, and the budget from "
+                               "--memory-limit: drop --cost, --cost-file, --max-activations and --layout"));
+  if (!o.export_format.empty() && o.export_format != "pytorch-csv")
+    return Report(Error::Field(ErrorCode::kUsage, "export", " with --model: pytorch-csv only"));
+  Result<jobs::SplitReport> r = jobs::RunSplitSearch({.model = o.model,
+                                                      .P = p.P,
+                                                      .M = p.M,
+                                                      .comm = p.comm.empty() ? "0" : p.comm,
+                                                      .memory_limit = p.memory_limit,
+                                                      .placement = o.placement_given ? o.request.placement : "",
+                                                      .chunks = o.request.chunks_given ? p.chunks : "",
+                                                      .time_limit = o.request.time_limit,
+                                                      .seed = o.request.seed});
+  if (!r) return Report(r.error());
+  const std::string out = !o.export_format.empty() ? r->pytorch_csv : o.json ? r->json + "\n" : r->text;
+  if (Error e = io::WriteFileAtomically(o.output, out); !e.ok()) return Report(e);
+  return 0;
+}
+
 int Run(const SearchCliOptions& o) {
+  if (!o.model.empty()) return RunSplit(o);
   Result<io::SearchRun> run = io::RunSearch(o.request, &PrintProgress);
   if (!run) return Report(run.error());
   const SearchResult& r = run->result;
@@ -58,6 +86,9 @@ const CommandRegistrar search_registrar(35, [](CLI::App& app, int* exit_code) {
       "search", "find the shortest schedule within a per-device memory budget, with a lower bound (docs/search.md)");
   AddProblemOptions(*cmd, o->request.problem);
   cmd->add_option("--placement", o->request.placement, "loop (default) or vshape (2 chunks per device)");
+  cmd->add_option("--model", o->model,
+                  "a model file (docs/costs.md): search its split into stages, the chunk count and placement "
+                  "with the order, within --memory-limit (80GiB) per device (docs/search.md)");
   cmd->add_option("--max-activations", o->request.max_activations,
                   "budget per device in stage-sets (a chunk's set counts 1/v), held from the start of F to the end "
                   "of W; or give --memory-limit BYTES with --cost-file");
@@ -72,6 +103,7 @@ const CommandRegistrar search_registrar(35, [](CLI::App& app, int* exit_code) {
   cmd->add_option("-o,--output", o->output, "write to this file (atomically) instead of stdout");
   cmd->callback([o, exit_code, cmd] {
     o->request.chunks_given = cmd->count("--chunks") > 0;
+    o->placement_given = cmd->count("--placement") > 0;
     *exit_code = Run(*o);
   });
 });

@@ -1,0 +1,142 @@
+// `ppsim search --model FILE` through the shipped binary: the split found
+// is written as a Megatron layout string that ppsim's own reader reads back
+// as the same stages, it is never longer than the even split or Megatron's
+// split flags on the same budget, and bad input is one line with its code.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include <unistd.h>
+#include <cstdio>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "cli/run_tool.h"
+
+namespace ppsim {
+namespace {
+
+using testing::RunPpsim;
+
+class ModelFile {
+ public:
+  explicit ModelFile(const std::string& text)
+      : path_("/tmp/ppsim_split_test_" + std::to_string(::getpid()) + "_" + std::to_string(counter_++) + ".toml") {
+    std::ofstream(path_) << text;
+  }
+  ~ModelFile() { std::remove(path_.c_str()); }
+  const std::string& path() const { return path_; }
+
+ private:
+  static inline int counter_ = 0;
+  std::string path_;
+};
+
+const char* const kSmall = R"([[layer]]
+kind = "embedding"
+F = 2
+B = 2
+W = 2
+param_bytes = 1000
+[[layer]]
+kind = "decoder"
+repeat = 6
+F = 2
+B = 2
+W = 1
+activation_bytes = 100
+param_bytes = 500
+[[layer]]
+kind = "loss"
+F = 3
+B = 3
+W = 3
+param_bytes = 1000
+)";
+
+// The decoder layers of each stage `ppsim layout` reads from `layout`.
+std::vector<int> ReadBack(const std::string& layout, int P) {
+  auto run = RunPpsim("layout '" + layout + "' -P " + std::to_string(P) + " --json");
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  const nlohmann::json j = nlohmann::json::parse(run.out);
+  std::vector<int> out(static_cast<size_t>(j["v"].get<int>() * P));
+  for (const auto& rank : j["stages"])
+    for (const auto& s : rank) out[s["virtual_stage"].get<size_t>()] = s["num_decoder_layers"].get<int>();
+  return out;
+}
+
+TEST(SplitSearchCli, LayoutStringReadsBackAsTheSameStages) {
+  const ModelFile model(kSmall);
+  auto run = RunPpsim("search --model " + model.path() + " -P 2 -M 4 --memory-limit 1MiB --placement loop --json");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const nlohmann::json j = nlohmann::json::parse(run.out);
+  const auto found = j["decoder_layers_per_stage"].get<std::vector<int>>();
+  const std::string layout = j["compared"][0]["layout"];
+  EXPECT_EQ(ReadBack(layout, 2), found) << layout;
+  EXPECT_NE(j["megatron"].get<std::string>().find("--pipeline-model-parallel-layout '" + layout + "'"),
+            std::string::npos);
+  // Loop v=1 and v=2 at P = 2 have few splits: all enumerated, so the result is proven or bounded exactly.
+  for (const auto& f : j["families"]) EXPECT_TRUE(f["exhaustive"].get<bool>()) << f;
+  for (const auto& row : j["compared"]) {
+    if (row["fits"].get<bool>()) {
+      EXPECT_LE(j["makespan"].get<long long>(), row["makespan"].get<long long>()) << row;
+    }
+  }
+  EXPECT_LE(j["lower_bound"].get<long long>(), j["makespan"].get<long long>());
+}
+
+TEST(SplitSearchCli, DeepSeekExampleGivesALayoutMegatronAndPpsimRead) {
+  auto run = RunPpsim(
+      "search --model " PPSIM_SOURCE_DIR
+      "/examples/deepseek_v3_like.toml -P 8 -M 32 --memory-limit 80GiB --placement loop --time-limit 3 --json");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const nlohmann::json j = nlohmann::json::parse(run.out);
+  const auto found = j["decoder_layers_per_stage"].get<std::vector<int>>();
+  int sum = 0;
+  for (int d : found) sum += d;
+  EXPECT_EQ(sum, 61);
+  EXPECT_EQ(ReadBack(j["compared"][0]["layout"], 8), found);
+  EXPECT_GT(j["lower_bound"].get<long long>(), 0);
+  EXPECT_LE(j["lower_bound"].get<long long>(), j["makespan"].get<long long>());
+  EXPECT_LE(j["compared"][0]["peak_bytes"].get<long long>(), 85899345920LL);
+  EXPECT_EQ(j["compared"][1]["name"], "even (7 or 8 per rank)");
+}
+
+TEST(SplitSearchCli, BadInputIsOneLineWithItsCode) {
+  const ModelFile model(kSmall);
+  const ModelFile unknown("[[layer]]\nkind = \"moe\"\n");
+  const std::string m = "search --model " + model.path() + " -P 2 -M 4";
+  struct Case {
+    std::string args;
+    int code;
+    std::string err;
+  };
+  const std::vector<Case> cases = {
+      // E and L hold 8·1000 static bytes each, a layer 8·500 + 100: the lightest split, E + 3 layers | 3 layers
+      // + L, needs 8000 + 3·4100 = 20300 on each rank.
+      {m + " --memory-limit 1000", 5,
+       "ppsim: --memory-limit 1000 bytes is below what the lightest split needs: the minimum that works is 20300 "
+       "(static bytes + one microbatch's activations on the fullest device)\n"},
+      {m + " --memory-limit 80XB", 3,
+       "ppsim: --memory-limit: '80XB' is not a size in bytes (e.g. 85899345920, 80GiB, 80GB)\n"},
+      {m, 2,
+       "ppsim: --memory-limit is required with a model: the budget in bytes per device the split must fit (e.g. "
+       "80GiB)\n"},
+      {m + " --memory-limit 1GiB --cost F=2", 2,
+       "ppsim: --model takes its costs and bytes from the model's layers, and the budget from --memory-limit: drop "
+       "--cost, --cost-file, --max-activations and --layout\n"},
+      {m + " --memory-limit 1GiB --placement wave", 3, "ppsim: --placement: 'wave' is not one of loop, vshape\n"},
+      {"search --model " + unknown.path() + " -P 2 -M 4 --memory-limit 1GiB", 4,
+       "ppsim: " + unknown.path() + ":2:8: kind: 'moe' is not a layer kind (embedding, decoder, mtp, loss)\n"},
+  };
+  for (const Case& c : cases) {
+    auto run = RunPpsim(c.args);
+    EXPECT_EQ(run.exit_code, c.code) << c.args << ": " << run.err;
+    EXPECT_EQ(run.err, c.err) << c.args;
+    EXPECT_EQ(run.out, "") << c.args;
+  }
+}
+
+}  // namespace
+}  // namespace ppsim
