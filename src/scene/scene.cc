@@ -7,6 +7,7 @@
 
 #include "toml_key_value.h"
 #include "ppsim/io/atomic_file.h"
+#include "ppsim/io/model_file.h"
 #include "ppsim/cost_spec.h"
 #include "ppsim/generators.h"
 #include "ppsim/problem_keys.h"
@@ -187,6 +188,14 @@ class SceneLoader {
   bool TopLevel(const std::string& key, const toml::node& node, const Origin& o) {
     const int handled = ProblemKey(key, node, o, &scene_.problem);
     if (handled != 0) return handled > 0;
+    if (key == "model") {  // a model file (docs/costs.md) the runs' layouts split, relative to the scene
+      std::string path;
+      if (!String(key, node, o, &path)) return false;
+      const size_t slash = path_.rfind('/');
+      scene_.model = path.empty() || path[0] == '/' || slash == std::string::npos ? path
+                                                                                  : path_.substr(0, slash + 1) + path;
+      return true;
+    }
     if (key == "title" || key == "subtitle") {
       std::string* field = key == "title" ? &scene_.title : &scene_.subtitle;
       title_origin_[key == "title" ? 0 : 1] = o.pos.line > 0 ? TextOrigin(node) : o;
@@ -270,6 +279,16 @@ class SceneLoader {
     return TopLevel(key, value, o);
   }
 
+  // A run's layout: the scene's model summed into its stages (io::ApplyModelLayout).
+  bool ApplyLayout(SceneRun& run, const Origin& o) {
+    if (scene_.model.empty())
+      return Bad(ErrorCode::kUsage, o, "layout needs the scene's model = \"FILE\" (docs/costs.md): the layers it splits");
+    if (run.schedule != "search")
+      if (Error e = io::LayoutRunsSchedule(run.schedule); !e.ok()) return Bad(e, o);
+    Error e = io::ApplyModelLayout(scene_.model, run.layout, false, run.problem);
+    return e.ok() || Bad(e, o);
+  }
+
   bool Runs(const toml::node& node) {
     const toml::array* runs = node.as_array();
     if (!runs || !runs->is_array_of_tables())
@@ -281,7 +300,7 @@ class SceneLoader {
       const Origin ro = At(r);
       run.pos = ro.pos;
       bool has_name = false, has_schedule = false;
-      Origin caption_origin;
+      Origin caption_origin, layout_origin;
       for (auto&& [key, value] : t) {
         const std::string k(key.str());
         const Origin o = At(value);
@@ -307,6 +326,9 @@ class SceneLoader {
           if (!FindGenerator(run.schedule) && run.schedule != "search")
             return Bad(ErrorCode::kUnknownName, o,
                        "unknown schedule '" + run.schedule + "'; known: " + KnownScheduleNames() + ", search");
+        } else if (k == "layout") {  // a Megatron layout string splitting the scene's model
+          if (!String(k, value, o, &run.layout)) return false;
+          layout_origin = TextOrigin(value);
         } else if (k == "max_activations") {  // the budget of schedule = "search", in stage-sets per device
           if (!Int(k, value, o, 1, 1 << 30, &run.max_activations)) return false;
         } else if (k == "caption") {
@@ -316,9 +338,10 @@ class SceneLoader {
           return Bad(ErrorCode::kUnknownName, At(key),
                      "unknown key '" + k +
                          "' in [[run]] (known: name, schedule, caption, P, M, v, chunks, comm, hold, costs, "
-                         "cost_per, max_activations)");
+                         "cost_per, max_activations, layout)");
         }
       }
+      if (!run.layout.empty() && !ApplyLayout(run, layout_origin)) return false;
       if (!has_name) return Bad(ErrorCode::kInvalidValue, ro, "[[run]] needs a name");
       if (!has_schedule) return Bad(ErrorCode::kInvalidValue, ro, "[[run]] \"" + run.name + "\" needs a schedule");
       if (run.schedule == "search" && run.max_activations == 0)

@@ -89,7 +89,7 @@ TEST(SplitSearchCli, LayoutStringReadsBackAsTheSameStages) {
 TEST(SplitSearchCli, DeepSeekExampleGivesALayoutMegatronAndPpsimRead) {
   auto run = RunPpsim(
       "search --model " PPSIM_SOURCE_DIR
-      "/examples/deepseek_v3_like.toml -P 8 -M 32 --memory-limit 80GiB --placement loop --time-limit 3 --json");
+      "/examples/models/deepseek_v3_like.toml -P 8 -M 32 --memory-limit 80GiB --placement loop --time-limit 3 --json");
   ASSERT_EQ(run.exit_code, 0) << run.err;
   const nlohmann::json j = nlohmann::json::parse(run.out);
   const auto found = j["decoder_layers_per_stage"].get<std::vector<int>>();
@@ -136,6 +136,31 @@ TEST(SplitSearchCli, BadInputIsOneLineWithItsCode) {
     EXPECT_EQ(run.err, c.err) << c.args;
     EXPECT_EQ(run.out, "") << c.args;
   }
+}
+
+}  // namespace
+}  // namespace ppsim
+
+namespace ppsim {
+namespace {
+
+// The scene of the even split against the found one: its claims hold.
+TEST(SplitSearchCli, EvenVsFoundSceneClaimsHold) {
+  auto run = testing::RunPpsim("check " PPSIM_SOURCE_DIR "/examples/split_even_vs_found.toml");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_NE(run.out.find("makespan(Found) = 13978671, makespan(Even) = 16556316"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("all 2 claims hold"), std::string::npos);
+}
+
+TEST(SplitSearchCli, SceneLayoutWithoutAModelIsOneLine) {
+  const std::string path = "/tmp/ppsim_split_scene_" + std::to_string(::getpid()) + ".toml";
+  std::ofstream(path) << "P = 2\nM = 2\n[[run]]\nname = \"A\"\nschedule = \"1f1b\"\nlayout = \"Et|tL\"\n";
+  auto run = testing::RunPpsim("check " + path);
+  std::remove(path.c_str());
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_EQ(run.err, "ppsim: " + path +
+                         ":6:11: layout needs the scene's model = \"FILE\" (docs/costs.md): the layers it splits\n");
+  EXPECT_EQ(run.out, "");
 }
 
 }  // namespace

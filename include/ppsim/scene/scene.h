@@ -56,7 +56,8 @@ struct SceneRun {
   std::string schedule;  // generator name ("gpipe", "1f1b", ...), or "search" (search.h)
   std::int64_t max_activations = 0;  // "search": its budget in stage-sets per device
   std::string caption;   // a template ("" if none): fill with FillTemplate
-  Problem problem;       // the scene's problem with this run's overrides applied
+  std::string layout;    // a Megatron layout string splitting the scene's model ("" = none)
+  Problem problem;       // the scene's problem with this run's overrides applied (and its layout's costs)
   SourcePos pos;         // of the [[run]] header
 };
 
@@ -84,6 +85,7 @@ struct Scene {
   std::string title;     // a template ("" if none)
   std::string subtitle;  // a template ("" if none)
   Problem problem;       // top-level P, M, v (or chunks), costs, comm, hold
+  std::string model;     // model = "FILE" (docs/costs.md), relative to the scene; "" = none
   // What claims and templates may name: P, M, v, comm of the top-level
   // problem, plus every other numeric top-level key, exactly.
   Params params;
