@@ -8,7 +8,7 @@
 #include "args.h"
 #include "bindings.h"
 #include "errors.h"
-#include "ppsim/io/comparison.h"
+#include "ppsim/jobs/comparison.h"
 #include "problem_args.h"
 #include "repr.h"
 #include "timeline_py.h"
@@ -19,11 +19,11 @@ namespace {
 namespace pyb = pybind11;
 
 struct PyComparison {
-  std::shared_ptr<const std::vector<io::ComparedRun>> runs;
+  std::shared_ptr<const std::vector<jobs::ComparedRun>> runs;
 
   std::vector<render::RunInput> Inputs() const {
     std::vector<render::RunInput> in;
-    for (const io::ComparedRun& r : *runs) in.push_back({r.timeline.schedule.name, "", &r.timeline, &r.metrics});
+    for (const jobs::ComparedRun& r : *runs) in.push_back({r.timeline.schedule.name, "", &r.timeline, &r.metrics});
     return in;
   }
   // Run i's Timeline (i < 0 counts from the end); it shares ownership of the whole comparison.
@@ -32,7 +32,7 @@ struct PyComparison {
     long long i = TickArg(index, "index");
     if (i < 0) i += n;
     if (i < 0 || i >= n) throw pyb::index_error("Comparison index out of range");
-    const io::ComparedRun& r = (*runs)[static_cast<size_t>(i)];
+    const jobs::ComparedRun& r = (*runs)[static_cast<size_t>(i)];
     return PyTimeline(std::shared_ptr<const Timeline>(runs, &r.timeline),
                       std::shared_ptr<const Metrics>(runs, &r.metrics));
   }
@@ -49,7 +49,7 @@ PyComparison CompareNamed(const pyb::object& names, const ProblemArgs& args) {
   if (schedules.empty()) throw PyError{Fail(ErrorCode::kUsage, "schedules: give at least one schedule name")};
   const Problem problem = Unwrap(io::ToProblem(ToOptions(args)));
   pyb::gil_scoped_release unlocked;
-  return PyComparison{std::make_shared<const std::vector<io::ComparedRun>>(Unwrap(io::Compare(schedules, problem)))};
+  return PyComparison{std::make_shared<const std::vector<jobs::ComparedRun>>(Unwrap(jobs::Compare(schedules, problem)))};
 }
 
 }  // namespace
@@ -60,9 +60,9 @@ void BindComparison(pyb::module_& m) {
       .def_property_readonly("timelines", &C::Timelines)
       .def("__len__", [](const C& c) { return c.runs->size(); })
       .def("__getitem__", &C::At)
-      .def("to_json", [](const C& c) { return io::ComparisonJson(*c.runs) + "\n"; },
+      .def("to_json", [](const C& c) { return jobs::ComparisonJson(*c.runs) + "\n"; },
            "the bytes `ppsim compare --json` prints")
-      .def("__str__", [](const C& c) { return io::ComparisonText(*c.runs); }, "the table `ppsim compare` prints")
+      .def("__str__", [](const C& c) { return jobs::ComparisonText(*c.runs); }, "the table `ppsim compare` prints")
       .def("svg", [](const C& c, pyb::object width, pyb::object height) {
              return RunsSvg(c.Inputs(), IntArg(width, "width"), IntArg(height, "height"));
            },

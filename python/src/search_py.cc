@@ -11,7 +11,7 @@
 #include "errors.h"
 #include "ppsim/render/text_output.h"
 #include "ppsim/io/schedule_file.h"
-#include "ppsim/io/search_run.h"
+#include "ppsim/jobs/search_run.h"
 #include "ppsim/jobs/split_report.h"
 #include "ppsim/jobs/search_report.h"
 #include "problem_args.h"
@@ -23,7 +23,7 @@ namespace {
 namespace pyb = pybind11;
 
 struct PySearchResult {
-  std::shared_ptr<const io::SearchRun> run;
+  std::shared_ptr<const jobs::SearchRun> run;
 
   const SearchResult& result() const { return run->result; }
   PyTimeline Timeline() const {
@@ -51,7 +51,7 @@ void CheckSignals(const SearchProgress&) {
 
 PySearchResult SearchNamed(const ProblemArgs& args, const pyb::object& max_activations, const pyb::object& placement,
                            const pyb::object& time_limit, const pyb::object& seed) {
-  io::SearchRequest request;  // None keeps a default
+  jobs::SearchRequest request;  // None keeps a default
   request.problem = ToOptions(args);
   request.chunks_given = !args.chunks.is_none();
   if (!placement.is_none()) request.placement = TextArg(placement, "placement");
@@ -59,7 +59,7 @@ PySearchResult SearchNamed(const ProblemArgs& args, const pyb::object& max_activ
   if (!time_limit.is_none()) request.time_limit = NumberText(time_limit, "time_limit");
   if (!seed.is_none()) request.seed = IntText(seed, "seed");
   pyb::gil_scoped_release unlocked;  // the search touches no Python object, but for Ctrl-C:
-  return PySearchResult{std::make_shared<const io::SearchRun>(Unwrap(io::RunSearch(request, &CheckSignals)))};
+  return PySearchResult{std::make_shared<const jobs::SearchRun>(Unwrap(jobs::RunSearch(request, &CheckSignals)))};
 }
 
 // ppsim.search_split: `ppsim search --model ... --json` as a dict, plus "text".
@@ -97,7 +97,7 @@ void BindSearch(pyb::module_& m) {
       .def_property_readonly("makespan", [](const S& s) { return s.result().timeline.makespan; })
       .def_property_readonly("lower_bound", [](const S& s) { return s.result().lower_bound; },
                              "no schedule within the budget is shorter")
-      .def_property_readonly("gap", [](const S& s) { return io::SearchGap(s.result()); },
+      .def_property_readonly("gap", [](const S& s) { return jobs::SearchGap(s.result()); },
                              "(makespan - lower_bound) / makespan")
       .def_property_readonly("optimal", [](const S& s) { return s.result().optimal; })
       .def_property_readonly("found_by", [](const S& s) { return s.result().found_by; })
@@ -119,7 +119,7 @@ void BindSearch(pyb::module_& m) {
             return *text;
           },
           pyb::arg("format") = "text", "the order found, as `ppsim search --export FORMAT` writes it (text, pytorch-csv)")
-      .def("to_json", [](const S& s) { return io::SearchResultJson(*s.run) + "\n"; },
+      .def("to_json", [](const S& s) { return jobs::SearchResultJson(*s.run) + "\n"; },
            "the bytes `ppsim search --json` prints")
       .def("__str__", &S::Text, "what `ppsim search` prints: the chart (up to 160 ticks) and the summary line")
       .def("__repr__", [](const S& s) {

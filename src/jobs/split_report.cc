@@ -12,7 +12,7 @@
 #include "ppsim/io/model_file.h"
 #include "ppsim/io/problem_options.h"
 #include "ppsim/io/schedule_file.h"
-#include "ppsim/io/search_run.h"
+#include "ppsim/jobs/search_run.h"
 #include "ppsim/jobs/layout_report.h"
 #include "ppsim/layout.h"
 #include "ppsim/layout_flags.h"

@@ -9,7 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "io/memory_bytes_json.h"
+#include "io_shared/memory_bytes_json.h"
 #include "io_shared/simulation_tree.h"
 #include "ppsim/critical_path.h"
 #include "ppsim/generators.h"

@@ -4,7 +4,7 @@
 #include <memory>
 
 #include "command.h"
-#include "ppsim/io/comparison.h"
+#include "ppsim/jobs/comparison.h"
 #include "problem_options.h"
 #include "terminal.h"
 
@@ -20,9 +20,9 @@ struct CompareOptions {
 int Run(const CompareOptions& o) {
   Result<Problem> problem = io::ToProblem(o.problem);
   if (!problem) return Report(problem.error());
-  Result<std::vector<io::ComparedRun>> runs = io::Compare(o.schedules, *problem);
+  Result<std::vector<jobs::ComparedRun>> runs = jobs::Compare(o.schedules, *problem);
   if (!runs) return Report(runs.error());
-  const std::string out = o.json ? io::ComparisonJson(*runs) + "\n" : io::ComparisonText(*runs, StdoutColumns());
+  const std::string out = o.json ? jobs::ComparisonJson(*runs) + "\n" : jobs::ComparisonText(*runs, StdoutColumns());
   std::fwrite(out.data(), 1, out.size(), stdout);
   return 0;
 }

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "command.h"
-#include "ppsim/io/registry_listing.h"
+#include "ppsim/jobs/registry_listing.h"
 #include "ppsim/problem_keys.h"
 
 namespace ppsim::cli {
@@ -19,8 +19,8 @@ const CommandRegistrar list_registrar(5, [](CLI::App& app, int* exit_code) {
   cmd->add_flag("--json", *json, "print {\"schedules\": [...]} instead");
   cmd->add_flag("--keys", *keys, "the problem's keys instead: type, range, default and doc of each (docs/keys.md)");
   cmd->callback([json, keys, exit_code] {
-    const std::string out = *keys ? (*json ? io::KeyTableJson() : KeyTableText())
-                                  : (*json ? io::ScheduleListJson() : io::ScheduleListText());
+    const std::string out = *keys ? (*json ? jobs::KeyTableJson() : KeyTableText())
+                                  : (*json ? jobs::ScheduleListJson() : jobs::ScheduleListText());
     std::fwrite(out.data(), 1, out.size(), stdout);
     *exit_code = 0;
   });

@@ -10,7 +10,7 @@
 #include "command.h"
 #include "ppsim/io/atomic_file.h"
 #include "ppsim/io/schedule_file.h"
-#include "ppsim/io/search_run.h"
+#include "ppsim/jobs/search_run.h"
 #include "ppsim/jobs/search_report.h"
 #include "ppsim/jobs/split_report.h"
 #include "problem_options.h"
@@ -26,7 +26,7 @@ void PrintProgress(const SearchProgress& p) {
 }
 
 struct SearchCliOptions {
-  io::SearchRequest request;
+  jobs::SearchRequest request;
   std::string model;  // --model: the split search
   bool placement_given = false;
   bool json = false;
@@ -60,7 +60,7 @@ int RunSplit(const SearchCliOptions& o) {
 
 int Run(const SearchCliOptions& o) {
   if (!o.model.empty()) return RunSplit(o);
-  Result<io::SearchRun> run = io::RunSearch(o.request, &PrintProgress);
+  Result<jobs::SearchRun> run = jobs::RunSearch(o.request, &PrintProgress);
   if (!run) return Report(run.error());
   const SearchResult& r = run->result;
   std::string out;
@@ -69,7 +69,7 @@ int Run(const SearchCliOptions& o) {
     if (!exported) return Report(exported.error());
     out = std::move(*exported);
   } else if (o.json) {
-    out = io::SearchResultJson(*run) + "\n";
+    out = jobs::SearchResultJson(*run) + "\n";
   } else {
     Result<std::string> report = jobs::SearchReportText(*run, TextOptionsFor(o.output, 0));
     if (!report) return Report(report.error());

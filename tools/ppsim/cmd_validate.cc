@@ -7,7 +7,7 @@
 #include "ppsim/io/mapped_file.h"
 #include "ppsim/cost_spec.h"
 #include "ppsim/io/timeline_json.h"
-#include "ppsim/io/validation_report.h"
+#include "ppsim/jobs/validation_report.h"
 #include "ppsim/validate.h"
 
 namespace ppsim::cli {
@@ -30,7 +30,7 @@ int Run(const ValidateOptions& o) {
     return Report(Fail(ErrorCode::kInvalidValue, "--comm: '" + o.comm + "' is not a whole number of ticks ≥ 0"));
   std::int64_t unlisted = 0;
   const std::vector<Violation> violations = ValidateTimeline(*timeline, &unlisted);
-  const io::ValidationReport r = io::ReportValidation(*timeline, violations, o.file, o.max_shown, unlisted);
+  const jobs::ValidationReport r = jobs::ReportValidation(*timeline, violations, o.file, o.max_shown, unlisted);
   if (o.json) {
     std::printf("%s\n", r.json.c_str());
   } else {

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "ppsim/error.h"
-#include "ppsim/io/search_run.h"
+#include "ppsim/jobs/search_run.h"
 #include "ppsim/render/text_output.h"
 
 namespace ppsim::jobs {
@@ -16,7 +16,7 @@ namespace ppsim::jobs {
 inline constexpr Tick kSearchChartTicks = 160;
 
 // The found schedule's text chart when it is at most kSearchChartTicks wide
-// (drawn with `options`), then io::SearchSummaryLine.
-Result<std::string> SearchReportText(const io::SearchRun& run, const render::TextOptions& options);
+// (drawn with `options`), then jobs::SearchSummaryLine.
+Result<std::string> SearchReportText(const jobs::SearchRun& run, const render::TextOptions& options);
 
 }  // namespace ppsim::jobs

@@ -1,4 +1,4 @@
-#include "ppsim/io/comparison.h"
+#include "ppsim/jobs/comparison.h"
 
 #include <algorithm>
 #include <optional>
@@ -15,7 +15,7 @@
 #include "ppsim/rational.h"
 #include "ppsim/simulate.h"
 
-namespace ppsim::io {
+namespace ppsim::jobs {
 namespace {
 
 using Row = ComparedRun;
@@ -129,7 +129,7 @@ std::string ComparisonJson(const std::vector<ComparedRun>& rows) {
                         {"M", r.timeline.problem.M},           {"v", r.timeline.problem.v},
                         {"costs", {{"F", r.timeline.problem.costs.f}, {"B", r.timeline.problem.costs.b}}},
                         {"slots", m.makespan * r.timeline.problem.P}};
-    AddMetricsJson(m, r.timeline.problem, j);  // every metric of the table
+    io::AddMetricsJson(m, r.timeline.problem, j);  // every metric of the table
     nlohmann::json pred = nlohmann::json::object();
     if (r.prediction.makespan) pred["makespan"] = {{"formula", r.prediction.makespan_formula}, {"value", *r.prediction.makespan}};
     if (r.prediction.bubble_ratio)
@@ -150,7 +150,7 @@ std::string ComparisonJson(const std::vector<ComparedRun>& rows) {
     same_idle = same_idle && m.idle == rows[0].metrics.idle;
   }
   const Problem& p = rows[0].timeline.problem;
-  return DumpJson({{"runs", runs},
+  return io::DumpJson({{"runs", runs},
                    {"makespans_equal", same_makespan},
                    {"bubbles_equal", same_idle},
                    {"cost_basis", CostBasisName(p.cost_basis)},
@@ -180,4 +180,4 @@ Result<std::vector<ComparedRun>> Compare(const std::vector<std::string>& schedul
   return rows;
 }
 
-}  // namespace ppsim::io
+}  // namespace ppsim::jobs

@@ -5,7 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/timeline_to_check.h"
-#include "ppsim/io/validation_report.h"
+#include "ppsim/jobs/validation_report.h"
 #include "ppsim/simulate.h"
 
 namespace ppsim {
@@ -22,7 +22,7 @@ TimelineToCheck OneFOneB() {
 
 TEST(ValidationReport, ALegalTimelineIsOkWithItsMakespan) {
   const TimelineToCheck t = OneFOneB();
-  const io::ValidationReport r = io::ReportValidation(t, ValidateTimeline(t), "t.json", 10);
+  const jobs::ValidationReport r = jobs::ReportValidation(t, ValidateTimeline(t), "t.json", 10);
   EXPECT_TRUE(r.ok);
   EXPECT_EQ(r.text, "ok: 48 ops, legal and tight, makespan 18\n");
   EXPECT_EQ(r.listed, "");
@@ -34,7 +34,7 @@ TEST(ValidationReport, ViolationsAreListedUpToTheLimitAndTheFirstNamed) {
   t.ops.resize(t.ops.size() - 5);  // five ops missing
   const std::vector<Violation> violations = ValidateTimeline(t);
   ASSERT_GT(violations.size(), 2u);
-  const io::ValidationReport r = io::ReportValidation(t, violations, "t.json", 2);
+  const jobs::ValidationReport r = jobs::ReportValidation(t, violations, "t.json", 2);
   EXPECT_FALSE(r.ok);
   EXPECT_EQ(r.text, "");
   EXPECT_EQ(r.listed, violations[0].rule + ": " + violations[0].message + "\n" + violations[1].rule + ": " +

@@ -5,7 +5,7 @@
 
 #include <string>
 
-namespace ppsim::io {
+namespace ppsim::jobs {
 
 // A schedule a paragraph, in the registry's order.
 std::string ScheduleListText();
@@ -16,4 +16,4 @@ std::string ScheduleListJson();
 // trailing newline. (The text form is KeyTableText(), problem_keys.h.)
 std::string KeyTableJson();
 
-}  // namespace ppsim::io
+}  // namespace ppsim::jobs

@@ -13,10 +13,10 @@
 #include "ppsim/io/problem_options.h"
 #include "ppsim/search.h"
 
-namespace ppsim::io {
+namespace ppsim::jobs {
 
 struct SearchRequest {
-  ProblemOptions problem;          // -P, -M, --chunks, --cost, --comm, --cost-file, --memory-limit, ...
+  io::ProblemOptions problem;      // -P, -M, --chunks, --cost, --comm, --cost-file, --memory-limit, ...
   std::string placement = "loop";  // "loop" or "vshape"
   bool chunks_given = false;       // false: vshape runs 2 chunks per device
   std::string max_activations;     // stage-sets per device; "" = not given (then --memory-limit is the budget)
@@ -49,4 +49,4 @@ std::string SearchSummaryLine(const SearchResult& result);
 // when the problem has a bytes model.
 std::string SearchResultJson(const SearchRun& run);
 
-}  // namespace ppsim::io
+}  // namespace ppsim::jobs

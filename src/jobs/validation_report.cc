@@ -1,10 +1,10 @@
-#include "ppsim/io/validation_report.h"
+#include "ppsim/jobs/validation_report.h"
 
 #include <algorithm>
 
 #include "json_dump.h"
 
-namespace ppsim::io {
+namespace ppsim::jobs {
 
 ValidationReport ReportValidation(const TimelineToCheck& timeline, const std::vector<Violation>& violations,
                                   const std::string& file, int max_shown, std::int64_t unlisted) {
@@ -16,7 +16,7 @@ ValidationReport ReportValidation(const TimelineToCheck& timeline, const std::ve
   for (const Violation& v : violations) list.push_back({{"rule", v.rule}, {"message", v.message}});
   nlohmann::json j = {{"ok", r.ok}, {"ops", timeline.ops.size()}, {"makespan", makespan}, {"violations", std::move(list)}};
   if (unlisted > 0) j["unlisted"] = unlisted;
-  r.json = DumpJson(j);
+  r.json = io::DumpJson(j);
   if (r.ok) {
     r.text = "ok: " + std::to_string(timeline.ops.size()) + " ops, legal and tight, makespan " +
              std::to_string(makespan) + "\n";
@@ -30,4 +30,4 @@ ValidationReport ReportValidation(const TimelineToCheck& timeline, const std::ve
   return r;
 }
 
-}  // namespace ppsim::io
+}  // namespace ppsim::jobs

@@ -1,4 +1,4 @@
-#include "ppsim/io/registry_listing.h"
+#include "ppsim/jobs/registry_listing.h"
 
 #include <algorithm>
 
@@ -7,7 +7,7 @@
 #include "ppsim/generators.h"
 #include "ppsim/problem_keys.h"
 
-namespace ppsim::io {
+namespace ppsim::jobs {
 namespace {
 
 std::string Chunks(const GeneratorInfo& g) {
@@ -54,4 +54,4 @@ std::string KeyTableJson() {
   return nlohmann::json{{"keys", list}}.dump(2) + "\n";
 }
 
-}  // namespace ppsim::io
+}  // namespace ppsim::jobs

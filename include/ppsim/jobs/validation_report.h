@@ -8,7 +8,7 @@
 
 #include "ppsim/validate.h"
 
-namespace ppsim::io {
+namespace ppsim::jobs {
 
 struct ValidationReport {
   bool ok = true;       // legal and tight: no violation
@@ -29,4 +29,4 @@ struct ValidationReport {
 ValidationReport ReportValidation(const TimelineToCheck& timeline, const std::vector<Violation>& violations,
                                   const std::string& file, int max_shown, std::int64_t unlisted = 0);
 
-}  // namespace ppsim::io
+}  // namespace ppsim::jobs

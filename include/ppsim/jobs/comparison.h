@@ -12,7 +12,7 @@
 #include "ppsim/problem.h"
 #include "ppsim/timeline.h"
 
-namespace ppsim::io {
+namespace ppsim::jobs {
 
 struct ComparedRun {
   Timeline timeline;
@@ -34,4 +34,4 @@ std::string ComparisonText(const std::vector<ComparedRun>& runs, int columns = 8
 // `ppsim compare --json` object, one line without its newline.
 std::string ComparisonJson(const std::vector<ComparedRun>& runs);
 
-}  // namespace ppsim::io
+}  // namespace ppsim::jobs

@@ -1,4 +1,4 @@
-#include "ppsim/io/search_run.h"
+#include "ppsim/jobs/search_run.h"
 
 #include <cmath>
 #include <cstdio>
@@ -9,7 +9,7 @@
 #include "memory_bytes_json.h"
 #include "simulation_tree.h"
 
-namespace ppsim::io {
+namespace ppsim::jobs {
 namespace {
 
 Result<SearchOptions> ToSearchOptions(const SearchRequest& r) {
@@ -21,12 +21,12 @@ Result<SearchOptions> ToSearchOptions(const SearchRequest& r) {
   if (s.time_limit_seconds <= 0)
     return Error::Field(ErrorCode::kInvalidValue, "time_limit", " must be > 0 seconds, got " + r.time_limit);
   int seed = 0;
-  Error e = ParseIntField("seed", r.seed, 0, 2147483647, seed);
+  Error e = io::ParseIntField("seed", r.seed, 0, 2147483647, seed);
   if (!e.ok()) return e;
   s.seed = static_cast<std::uint64_t>(seed);
   if (!r.max_activations.empty()) {
     int n = 0;
-    e = ParseIntField("max_activations", r.max_activations, -2147483647, 2147483647, n);
+    e = io::ParseIntField("max_activations", r.max_activations, -2147483647, 2147483647, n);
     if (!e.ok()) return e;
     if (n < 1)
       return Error::Field(ErrorCode::kPrecondition, "max_activations",
@@ -41,9 +41,9 @@ Result<SearchOptions> ToSearchOptions(const SearchRequest& r) {
 Result<Problem> ToSearchProblem(const SearchRequest& r) {
   if (r.placement != "loop" && r.placement != "vshape")
     return Error::Field(ErrorCode::kInvalidValue, "placement", ": '" + r.placement + "' is not one of loop, vshape");
-  ProblemOptions po = r.problem;
+  io::ProblemOptions po = r.problem;
   if (r.placement == "vshape" && !r.chunks_given) po.chunks = "2";
-  Result<Problem> p = ToProblem(po);
+  Result<Problem> p = io::ToProblem(po);
   if (!p) return p;
   p->placement = r.placement == "vshape" ? Placement::kVShape : Placement::kLoop;
   return p;
@@ -99,7 +99,7 @@ std::string SearchSummaryLine(const SearchResult& r) {
 
 std::string SearchResultJson(const SearchRun& run) {
   const SearchResult& r = run.result;
-  nlohmann::json j = SimulationJson(r.timeline, run.metrics);
+  nlohmann::json j = io::SimulationJson(r.timeline, run.metrics);
   j["lower_bound"] = r.lower_bound;
   j["gap"] = SearchGap(r);
   j["optimal"] = r.optimal;
@@ -114,8 +114,8 @@ std::string SearchResultJson(const SearchRun& run) {
   j["fixed_schedules"] = seeds;
   j["fixed_schedules_not_tried"] = r.seeds_not_tried;
   if (r.zb_auto > 0) j["zb_auto_makespan"] = r.zb_auto;
-  if (r.timeline.problem.memory.enabled()) AddMemoryBytesJson(r.timeline, MeasureMemoryBytes(r.timeline), j);
-  return DumpJson(j);
+  if (r.timeline.problem.memory.enabled()) io::AddMemoryBytesJson(r.timeline, MeasureMemoryBytes(r.timeline), j);
+  return io::DumpJson(j);
 }
 
-}  // namespace ppsim::io
+}  // namespace ppsim::jobs
