@@ -24,6 +24,10 @@ enum class Placement : std::uint8_t {
   // [P, 2P) are copy 1 (stage P+i on device P-1-i, as in kVShape) and carry
   // microbatches [M/2, M). v = 2; see OpSpace for the two chains.
   kDualPipe,
+  // Any stage -> device map (Problem::stage_device), as PyTorch infers it
+  // from a schedule CSV: Hanayo's waves, BitPipe's two V's, ... Each device
+  // holds v stages; its chunk c is its c-th stage in stage order.
+  kMap,
 };
 
 // What "activations held" means (docs/semantics.md).
@@ -78,6 +82,8 @@ struct Problem {
   // one (interleaved, combined-1f1b); 0 = the schedule's default.
   int group = 0;
   Placement placement = Placement::kLoop;
+  // kMap only: stage_device[s] is the device of virtual stage s (S values).
+  std::vector<int> stage_device;
   Costs costs;
   // Latency added to a dependency whose two ops sit on different devices.
   Tick comm = 0;
@@ -112,6 +118,7 @@ struct Problem {
   OpSpace Space() const { return OpSpace(stages(), M, placement == Placement::kDualPipe ? P : 0); }
   int DeviceOf(int stage) const {
     if (placement == Placement::kLoop) return stage % P;
+    if (placement == Placement::kMap) return stage_device[stage];
     return stage < P ? stage : 2 * P - 1 - stage;
   }
   // Latency between adjacent stages a and b (|a-b| = 1), 0 on one device.

@@ -112,7 +112,24 @@ Error ValidateProblem(const Problem& p) {
   if (ids > kMaxOps)
     return Fail(ErrorCode::kTooLarge, "P·v·M = " + std::to_string(ids / 3) + " stage-microbatches exceeds the limit " +
                                           std::to_string(kMaxOps / 3) + " (refused before allocating)");
-  if (p.placement != Placement::kLoop && p.v != 2)
+  if (p.placement == Placement::kMap) {
+    if (static_cast<int>(p.stage_device.size()) != p.stages())
+      return bad("placement map: " + std::to_string(p.stage_device.size()) + " devices given for " +
+                 std::to_string(p.stages()) + " stages (one per stage, P·v)");
+    std::vector<int> held(p.P, 0);
+    for (size_t s = 0; s < p.stage_device.size(); ++s) {
+      const int d = p.stage_device[s];
+      if (d < 0 || d >= p.P)
+        return bad("placement map: stage " + std::to_string(s) + " on device " + std::to_string(d) +
+                   ", but devices are 0.." + std::to_string(p.P - 1));
+      ++held[d];
+    }
+    for (int d = 0; d < p.P; ++d)
+      if (held[d] != p.v)
+        return bad("placement map: device " + std::to_string(d) + " holds " + std::to_string(held[d]) +
+                   " stage(s), but every device holds v = " + std::to_string(p.v));
+  }
+  if (p.placement != Placement::kLoop && p.placement != Placement::kMap && p.v != 2)
     return bad(PlacementName(p.placement) + " placement needs exactly 2 chunks per device, got " + std::to_string(p.v));
   const int S = p.stages();
   const int model_stages = p.cost_basis == CostBasis::kStage && p.ticks_per_unit == 0 ? p.P : 0;
@@ -170,6 +187,7 @@ std::string PlacementName(Placement placement) {
     case Placement::kLoop: return "loop";
     case Placement::kVShape: return "v-shape";
     case Placement::kDualPipe: return "dualpipe";
+    case Placement::kMap: return "map";
   }
   return "loop";
 }

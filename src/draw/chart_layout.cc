@@ -19,6 +19,8 @@ using Align = Builder::Align;
 // Which of a device's chunks an op belongs to: 0, 1, ... v-1 (for the two
 // V/DualPipe placements, 1 is the stage on the way back).
 int ChunkOf(const PlacedOp& op, const Problem& p) {
+  if (p.placement == Placement::kMap)  // its place among the device's stages
+    return static_cast<int>(std::count(p.stage_device.begin(), p.stage_device.begin() + op.stage, op.device));
   return p.placement == Placement::kLoop ? op.stage / p.P : (op.stage < p.P ? 0 : 1);
 }
 

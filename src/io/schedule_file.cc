@@ -40,6 +40,7 @@ Result<Timeline> SimulateImported(ImportedSchedule imported, const Problem& flag
   p.M = shape.M;
   p.v = shape.v;
   p.placement = shape.placement;
+  p.stage_device = shape.stage_device;
   Error e = ValidateProblem(p);
   if (e.code != ErrorCode::kOk) return e;
   // One model (cost_scale.h): the file's chunks cost 1/v of a stage each.

@@ -12,9 +12,10 @@ std::string Pos(int line, int col) { return std::to_string(line) + ":" + std::to
 
 Error Bad(std::string message) { return Fail(ErrorCode::kBadSchedule, std::move(message)); }
 
-// Returns the placement that puts stage s on stage_device[s] for every s, or
-// an error naming the first stage neither loop nor V-shape explains.
-Result<Placement> InferPlacement(const std::string& source, const std::vector<int>& stage_device, int P) {
+// The placement that puts stage s on stage_device[s] for every s: loop or
+// V-shape when one of them does, else the map itself, as PyTorch's
+// _PipelineScheduleRuntime infers stage_index_to_group_rank from a CSV.
+Placement InferPlacement(const std::vector<int>& stage_device, int P) {
   const int S = static_cast<int>(stage_device.size());
   Problem p;
   p.P = P;
@@ -26,12 +27,7 @@ Result<Placement> InferPlacement(const std::string& source, const std::vector<in
     for (int s = 0; s < S && all; ++s) all = p.DeviceOf(s) == stage_device[s];
     if (all) return placement;
   }
-  p.placement = Placement::kLoop;
-  int s = 0;
-  while (p.DeviceOf(s) == stage_device[s]) ++s;
-  return Bad(source + ": stage " + std::to_string(s) + " is on device " + std::to_string(stage_device[s]) +
-             ", which is neither the loop placement (device " + std::to_string(p.DeviceOf(s)) +
-             ") nor a V-shape (device d holds stages d and 2P-1-d)");
+  return Placement::kMap;
 }
 
 }  // namespace
@@ -100,9 +96,8 @@ Result<ImportedSchedule> BuildImportedSchedule(const std::string& source,
   p.P = P;
   p.M = M;
   p.v = S / P;
-  Result<Placement> placement = InferPlacement(source, stage_device, P);
-  if (!placement) return placement.error();
-  p.placement = *placement;
+  p.placement = InferPlacement(stage_device, P);
+  if (p.placement == Placement::kMap) p.stage_device = stage_device;
   // A V whose microbatches each use only one arm is DualPipe's two chains:
   // the first M/2 down stages [0, P), the rest down stages [P, 2P).
   if (p.placement == Placement::kVShape && M % 2 == 0) {

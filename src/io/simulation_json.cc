@@ -168,6 +168,10 @@ bool WriteSimulationJson(JsonOut& out, const Timeline& t, const Metrics& m, bool
       {"ops", [&](JsonOut& o) { Ops(o, t); }},
   };
   MetricFields(fields, m, p);
+  if (p.placement == Placement::kMap)
+    fields.push_back({"stage_to_device", [&](JsonOut& o) {
+                        o.Ints(std::vector<std::int64_t>(p.stage_device.begin(), p.stage_device.end()));
+                      }});
   if (!p.comm_hops.empty()) fields.push_back({"comm_hops", [&](JsonOut& o) { o.Ints(p.comm_hops); }});
   if (critical_path) fields.push_back({"critical_path", [&](JsonOut& o) { CriticalPathList(o, t); }});
   MemoryBytes bytes;

@@ -404,7 +404,9 @@ void ReadObject(Reader& r, TimelineToCheck& out) {
         if (pl == "loop") out.placement = Placement::kLoop;
         else if (pl == "v-shape") out.placement = Placement::kVShape;
         else if (pl == "dualpipe") out.placement = Placement::kDualPipe;
-        else r.Field(ErrorCode::kParse, "placement: expected \"loop\", \"v-shape\" or \"dualpipe\", got " + Quoted(pl));
+        else if (pl != "map")  // a map: left unknown, each stage must stay on one device
+          r.Field(ErrorCode::kParse,
+                  "placement: expected \"loop\", \"v-shape\", \"dualpipe\" or \"map\", got " + Quoted(pl));
       } else if (key == "costs") {
         ReadCosts(r, out);
       } else {

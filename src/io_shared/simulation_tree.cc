@@ -63,6 +63,7 @@ json SimulationJson(const Timeline& t, const Metrics& m) {
       {"comm", p.comm},
       {"hold", HoldModeName(p.hold)},
   };
+  if (p.placement == Placement::kMap) j["stage_to_device"] = p.stage_device;
   AddMetricsJson(m, p, j);
   if (!p.comm_hops.empty()) j["comm_hops"] = p.comm_hops;
   json per_device = json::array();

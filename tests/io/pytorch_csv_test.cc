@@ -251,12 +251,34 @@ TEST(PytorchCsvErrors, StageOnTwoRanks) {
   EXPECT_EQ(e.message, "s.csv:2:1: F1@s0 puts stage 0 on device 1, but F0@s0 at 1:1 put it on device 0");
 }
 
-TEST(PytorchCsvErrors, UnsupportedPlacement) {
-  const Error e = ReadError("1F0,1B0\r\n0F0,0B0\r\n");
-  EXPECT_EQ(e.code, ErrorCode::kBadSchedule);
-  EXPECT_EQ(e.message,
-            "s.csv: stage 0 is on device 1, which is neither the loop placement (device 0) nor a V-shape "
-            "(device d holds stages d and 2P-1-d)");
+// Any placement is read as PyTorch infers it (each stage on the rank whose
+// row computes it): here stage 0 on rank 1 and stage 1 on rank 0.
+TEST(PytorchCsv, AnyPlacementIsTheCsvsOwnMap) {
+  Result<io::ImportedSchedule> r = io::ReadPytorchCsv("1F0,1B0\r\n0F0,0B0\r\n", "s.csv");
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(r->problem.placement, Placement::kMap);
+  EXPECT_EQ(r->problem.stage_device, (std::vector<int>{1, 0}));
+  Result<Timeline> t = Place(r->problem, r->schedule);
+  ASSERT_TRUE(t.ok()) << t.error().message;
+  EXPECT_EQ(t->makespan, 4);  // F on rank 1, F on rank 0, then the backwards: one chain of four unit ops
+}
+
+// Hanayo's wave over 3 chunks at P = 2 (stages 0..5 on ranks 0 1 1 0 0 1):
+// a hop between two stages of one rank costs no latency.
+TEST(PytorchCsv, WavePlacement) {
+  Result<io::ImportedSchedule> r = io::ReadPytorchCsv(
+      "0F0,0F1,3F0,3F1,4F0,4F1,4B0,4B1,3B0,3B1,0B0,0B1\r\n1F0,1F1,2F0,2F1,5F0,5F1,5B0,5B1,2B0,2B1,1B0,1B1\r\n",
+      "wave.csv");
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(r->problem.stage_device, (std::vector<int>{0, 1, 1, 0, 0, 1}));
+  EXPECT_EQ(r->problem.CommBetween(1, 2), 0);
+  r->problem.comm = 1;
+  EXPECT_EQ(r->problem.CommBetween(2, 3), 1);
+  Result<Timeline> t = Place(r->problem, r->schedule);
+  ASSERT_TRUE(t.ok()) << t.error().message;
+  // By hand, unit ops: the forwards reach stage 5 at 10 (hops 0->1, 2->3, 4->5 cost 1; 1->2, 3->4 none),
+  // the backwards of both microbatches return to stage 0 by 24.
+  EXPECT_EQ(t->makespan, 24);
 }
 
 TEST(PytorchCsvErrors, DeadlockIsDiagnosedByPlacement) {

@@ -1,6 +1,8 @@
 # PyTorch's pipeline_order in, PyTorch's pipeline_order out: the orders
 # PyTorch's own schedule classes produce (tests/data/pytorch_orders_public.json)
 # simulate to ppsim's generators' timelines, and to_pytorch() gives them back.
+import json
+
 import numpy as np
 import pytest
 
@@ -61,3 +63,12 @@ def test_dualpipe_cannot_be_exported():
     with pytest.raises(ppsim.Error) as e:
         ppsim.simulate("dualpipe", P=4, M=8).to_pytorch()
     assert e.value.code == 5
+
+
+def test_any_placement_is_the_orders_own_map():
+    # Hanayo's wave over 3 chunks at P = 2: stages 0..5 on ranks 0 1 1 0 0 1.
+    order = {0: "0F0,0F1,3F0,3F1,4F0,4F1,4B0,4B1,3B0,3B1,0B0,0B1".split(","),
+             1: "1F0,1F1,2F0,2F1,5F0,5F1,5B0,5B1,2B0,2B1,1B0,1B1".split(",")}
+    t = ppsim.simulate_pytorch(order, comm=1)
+    assert t.placement == "map"
+    assert json.loads(t.to_json())["stage_to_device"] == [0, 1, 1, 0, 0, 1]
