@@ -3,10 +3,22 @@
 // across iterations (PlaceInto), as a sweep does; BM_PlaceFresh shows the
 // cost of first touching fresh memory. Large blocks come in huge pages, as in
 // `ppsim` (tools/ppsim/huge_pages.cc is linked in, bench/CMakeLists.txt).
+//
+// The graph path (op_graph.h), for ops with several dependencies: the same
+// 1F1B P=64 M=16384 placed over an OpGraph of its chain (BM_PlaceGraph...,
+// so its ratio to BM_Place1F1B_P64_M16384 in one run is the price of the
+// general form), and Seq1F1B with 4 slices through PlaceInto, graph built
+// each time (counted in ops).
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
+#include <string>
+#include <vector>
+
 #include "ppsim/generators.h"
+#include "ppsim/op_graph.h"
 #include "ppsim/placement.h"
+#include "ppsim/slices.h"
 
 namespace {
 
@@ -55,10 +67,67 @@ void BM_PlaceFresh1F1B_P64_M16384(benchmark::State& state) { PlaceFreshBench(sta
 // bench.sh prints the end-to-end run's CPU time over this one's.
 void BM_PlaceFresh1F1B_P64_M65536(benchmark::State& state) { PlaceFreshBench(state, 65536); }
 
+// 1F1B's own chain as a graph: every op's one dependency (DependencyOf)
+// with its latency class, durations from the costs.
+void BM_PlaceGraph1F1B_P64_M16384(benchmark::State& state) {
+  ppsim::Problem p;
+  p.P = 64;
+  p.M = 16384;
+  ppsim::Result<ppsim::Schedule> s = ppsim::Generate("1f1b", p);
+  const ppsim::OpSpace space = s->space;
+  ppsim::OpGraph g;
+  g.Reset(2 * std::int64_t{space.stages()} * space.microbatches());
+  for (int d = 0; d < p.P; ++d)
+    for (const ppsim::Slot& slot : s->devices[d]) {
+      g.device[slot.op] = d;
+      g.duration[slot.op] = p.costs.Of(space.At(slot.op).kind, space.At(slot.op).stage);
+    }
+  for (ppsim::OpId id = 0; id < static_cast<ppsim::OpId>(g.ids()); ++id) {
+    const ppsim::OpId dep = ppsim::DependencyOf(space, false, id);
+    if (dep != ppsim::kNoOp) g.Add(id, dep, 0);
+  }
+  g.Seal();
+  std::vector<ppsim::Tick> end(g.ids()), start(g.ids());
+  for (auto _ : state) {
+    std::fill(end.begin(), end.end(), -1);
+    ppsim::Result<ppsim::Tick> m =
+        ppsim::PlaceGraph(g, s->devices, end.data(), start.data(), [](ppsim::OpId) { return std::string(); });
+    benchmark::DoNotOptimize(m.ok());
+  }
+  state.SetItemsProcessed(state.iterations() * s->op_count());
+  state.counters["deps"] = static_cast<double>(g.deps.size());
+}
+
+// Seq1F1B, 4 slices: every op waits on the same slice's previous stage and
+// on the previous slice of its stage; the graph is built in every run.
+void BM_PlaceSeq1F1B_P64_M4096_K4(benchmark::State& state) {
+  ppsim::Problem p;
+  p.P = 64;
+  p.M = 4096;
+  p.slices = 4;
+  ppsim::Result<ppsim::Schedule> s = ppsim::Generate("seq1f1b", p);
+  if (!s.ok()) {
+    state.SkipWithError(s.error().message.c_str());
+    return;
+  }
+  const std::int64_t ops = s->op_count();
+  ppsim::Schedule schedule = std::move(*s);
+  ppsim::Timeline t;
+  for (auto _ : state) {
+    ppsim::Error e = ppsim::PlaceInto(p, std::move(schedule), t);
+    benchmark::DoNotOptimize(t.makespan);
+    schedule = std::move(t.schedule);
+    if (e.code != ppsim::ErrorCode::kOk) state.SkipWithError(e.message.c_str());
+  }
+  state.SetItemsProcessed(state.iterations() * ops);
+}
+
 void BM_PlaceZBV_P64_M4096(benchmark::State& state) { PlaceBench(state, "zbv", 64, 2, 4096); }
 void BM_PlaceDualPipe_P64_M4096(benchmark::State& state) { PlaceBench(state, "dualpipe", 64, 2, 4096); }
 
 BENCHMARK(BM_Place1F1B_P64_M16384)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_PlaceGraph1F1B_P64_M16384)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_PlaceSeq1F1B_P64_M4096_K4)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_PlaceInterleaved_P64_v4_M4096)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Place1F1B_Scaling)->RangeMultiplier(4)->Range(256, 16384)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_PlaceZBV_P64_M4096)->Unit(benchmark::kMillisecond);

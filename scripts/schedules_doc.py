@@ -300,4 +300,18 @@ byte.''',
          ('same at unit costs (FB = F+BW = 3, BW = 2)', '(P−1)(F&B+B−3W) = 6', lambda j, s, m: idle_of(['-s', 'dualpipev', '-P', '4', '-M', '10', '--cost', 'F=1,B=1,W=1'])),
          ('unit costs, `--no-overlap`', '—', lambda j, s, m: idle_of(['-s', 'dualpipev', '-P', '4', '-M', '10', '--cost', 'F=1,B=1,W=1', '--no-overlap'])),
          ('peak activations per device', '2P+1 = 9 (unit costs)', lambda j, s, m: ' '.join(map(str, stats(['-s', 'dualpipev', '-P', '4', '-M', '10', '--cost', 'F=1,B=1,W=1'])[0]['peak_activations_per_device'])))])
+section('seq1f1b', '''Seq1F1B (Sun et al., NAACL 2025; the Zero Bubble repository's
+`scheduler/seq1f1b.py`): 1F1B over K sequence slices per microbatch
+(`--slices K`, docs/semantics.md "Sequence slices"). Device d runs
+min(P−d−2+K, M·K) warm-up forward slices in (microbatch, slice) order, then
+one forward slice, one backward slice, then drains; a microbatch's backward
+slices run K−1 … 0. Each B is a full backward. Slice k's forward also waits
+on slice k−1's on its stage, its backward on slice k+1's. K = 1 is 1F1B.
+Without latency the makespan is (M + (P−1)/K)(F+B+W); a slice holds 1/K of a
+microbatch's activations, so the fullest device holds (P+K−1)/K stage-sets
+against 1F1B's P. Orders equal tests/data/seq1f1b_public.json (P = 2, M = 4,
+K = 2) op for op. Cells are labelled F3.1: slice 1 of microbatch 3.''',
+        ['-s', 'seq1f1b', '-P', '4', '-M', '4', '--slices', '2'],
+        [('makespan', '(M+(P−1)/K)(F+B+W) = (4+3/2)·2 = 11 = 22 ticks of 1/2', lambda j, s, m: j['makespan']),
+         ('fullest device peak (allocator view)', '(P+K−1)/K = 5/2 stage-sets', lambda j, s, m: j['device_peak_stage_sets'])])
 sys.stdout.write(''.join(out))

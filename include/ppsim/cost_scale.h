@@ -26,7 +26,8 @@ namespace ppsim {
 
 // Into how many chunks the run cuts one device's share of the model: v for
 // loop and V-shape placement; 1 for DualPipe, whose two stages per device are
-// two whole stages of two model copies.
+// two whole stages of two model copies; times the sequence slices (a
+// slice's activations are 1/K of its microbatch's, slices.h).
 int ChunksPerStage(const Problem& problem);
 
 // The smallest k ≥ 1 such that k·c / ChunksPerStage(p) is whole for every

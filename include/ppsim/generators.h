@@ -31,6 +31,7 @@ struct GeneratorInfo {
   // REQUIRES: uniform F and B costs and no latency (Predict checks them).
   Prediction (*predict)(const Problem&) = nullptr;
   bool takes_group = false;  // reads Problem::group (--group)
+  bool takes_slices = false;  // orders sequence slices (Problem::slices > 1 allowed; slices.h)
 };
 
 // The registry as a range of GeneratorInfo, in its order.

@@ -36,6 +36,13 @@ enum class HoldMode : std::uint8_t {
   kResident,  // [start of F, end of B] — or end of W when the backward is split
 };
 
+// How a microbatch's cost splits over its sequence slices (slices.h).
+enum class SliceRule : std::uint8_t {
+  kEqual,   // each slice 1/K
+  kCausal,  // linear part per token plus causal attention over the slice's prefix
+  kList,    // Problem::slice_weights, relative
+};
+
 // What a cost value describes (docs/costs.md; cost_scale.h does the rest).
 enum class CostBasis : std::uint8_t {
   kStage,  // one device's share of the model (a whole stage at v = 1); a
@@ -112,10 +119,19 @@ struct Problem {
   // pair its slot's first op's. Values in [0, kMaxCost]; the timeline then
   // stores every start (timeline.h). Not scaled by ScaleCosts().
   std::vector<Tick> op_durations;
+  // Sequence slices (slices.h): each microbatch cut into `slices` equal
+  // parts of its sequence, run as ops of their own (Seq1F1B). 1 (the
+  // default) = whole microbatches. Op ids then count slice units: id
+  // microbatch u is microbatch u / slices, slice u % slices.
+  int slices = 1;
+  SliceRule slice_rule = SliceRule::kEqual;  // how a microbatch's cost splits over its slices
+  std::vector<Tick> slice_weights;           // kList: one relative cost per slice
+  std::int64_t seq_len = 0;                  // tokens per microbatch; 0 = not given
+  std::int64_t hidden = 0;                   // hidden size, for kCausal; 0 = not given
 
   int stages() const { return P * v; }
-  // The op-id space of this problem (two chains for kDualPipe).
-  OpSpace Space() const { return OpSpace(stages(), M, placement == Placement::kDualPipe ? P : 0); }
+  // The op-id space of this problem (two chains for kDualPipe), in slice units.
+  OpSpace Space() const { return OpSpace(stages(), M * slices, placement == Placement::kDualPipe ? P : 0); }
   int DeviceOf(int stage) const {
     if (placement == Placement::kLoop) return stage % P;
     if (placement == Placement::kMap) return stage_device[stage];
@@ -133,6 +149,7 @@ struct Problem {
 inline constexpr int kMaxDevices = 4096;
 inline constexpr int kMaxMicrobatches = 1 << 20;
 inline constexpr int kMaxChunks = 64;
+inline constexpr int kMaxSlices = 1024;  // sequence slices per microbatch
 inline constexpr std::int64_t kMaxOps = 200'000'000;  // ids across all kinds
 inline constexpr Tick kMaxCost = Tick{1} << 40;      // keeps sums far from overflow
 // P × M × Σ over stages of (F + B + W + FB + 3·comm): a bound on P × makespan,

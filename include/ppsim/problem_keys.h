@@ -47,6 +47,7 @@ enum class KeyType {
   kInt,          // one whole number
   kIntOrList,    // one whole number, or a list (per stage, or per hop for comm)
   kWord,         // one of `words`
+  kWordOrList,   // one of `words`, or a list of whole numbers in the range
 };
 
 struct ProblemKey {

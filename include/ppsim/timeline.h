@@ -21,6 +21,7 @@ struct PlacedOp {
   Tick end = 0;
   int overlap = -1;  // shared id of an overlapped F+B pair, else -1
   bool full = false;  // a full backward in a split schedule (no W follows; see schedule.h)
+  int slice = 0;      // sequence slice of the microbatch (slices.h); 0 without slices
   Op op() const { return Op{kind, microbatch, stage}; }
   friend bool operator==(const PlacedOp&, const PlacedOp&) = default;
 };

@@ -54,6 +54,10 @@ io::ProblemOptions ToOptions(const ProblemArgs& a) {
   if (!a.cost_per.is_none()) o.cost_per = TextArg(a.cost_per, "cost_per");
   if (!a.model.is_none()) o.model = PathArg(a.model, "model");
   if (!a.layout.is_none()) o.layout = TextArg(a.layout, "layout");
+  if (!a.slices.is_none()) o.slices = IntText(a.slices, "slices");
+  if (!a.slice_costs.is_none()) o.slice_costs = Values(a.slice_costs, "slice_costs", "'equal', 'causal' or a list of int");
+  if (!a.seq_len.is_none()) o.seq_len = IntText(a.seq_len, "seq_len");
+  if (!a.hidden.is_none()) o.hidden = IntText(a.hidden, "hidden");
   return o;
 }
 

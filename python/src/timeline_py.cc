@@ -136,6 +136,8 @@ void BindTimeline(pyb::module_& m) {
       .def_property_readonly("P", [](T& t) { return t.timeline().problem.P; })
       .def_property_readonly("M", [](T& t) { return t.timeline().problem.M; })
       .def_property_readonly("v", [](T& t) { return t.timeline().problem.v; })
+      .def_property_readonly("slices", [](T& t) { return t.timeline().problem.slices; },
+                             "sequence slices per microbatch (1 = none); to_json()'s ops carry each one's slice")
       .def_property_readonly("stages", [](T& t) { return t.timeline().problem.stages(); })
       .def_property_readonly("placement", [](T& t) { return PlacementName(t.timeline().problem.placement); })
       .def_property_readonly("split_backward", [](T& t) { return t.timeline().schedule.split_backward; })

@@ -4,6 +4,8 @@
 #include <array>
 #include <numeric>
 
+#include "ppsim/slices.h"
+
 namespace ppsim {
 namespace {
 
@@ -87,13 +89,18 @@ Result<UnitCosts> ModelCosts(const Problem& p, bool split) {
 }
 
 // Into how many parts one unit of `uc` is cut: the chunks, times den.
+// Sequence slices cut each chunk's cost by weight (slices.h): into the
+// weights' sum, so that every slice's share is whole.
 std::int64_t Parts(const Problem& p, const UnitCosts& uc) {
-  return (p.cost_basis == CostBasis::kStage ? ChunksPerStage(p) : 1) * uc.den;
+  const std::int64_t slices = p.slices > 1 ? SliceWeightTotal(p) : 1;
+  return (p.cost_basis == CostBasis::kStage ? ChunksPerStage(p) / std::max(1, p.slices) : 1) * uc.den * slices;
 }
 
 }  // namespace
 
-int ChunksPerStage(const Problem& p) { return p.placement == Placement::kDualPipe ? 1 : p.v; }
+int ChunksPerStage(const Problem& p) {
+  return (p.placement == Placement::kDualPipe ? 1 : p.v) * std::max(1, p.slices);
+}
 
 Result<std::int64_t> TicksPerUnit(const std::vector<Problem>& problems, const std::vector<bool>& split) {
   __int128 k = 1;
@@ -196,7 +203,7 @@ std::string TickScaleText(const Problem& p) {
 
 std::string CostBasisText(const Problem& p) {
   if (p.cost_basis == CostBasis::kChunk) return "costs per chunk (as given, --cost-per chunk)";
-  const int n = ChunksPerStage(p);
+  const int n = ChunksPerStage(p) / std::max(1, p.slices);
   return n == 1 ? "costs per stage" : "costs per stage (a chunk costs 1/" + std::to_string(n) + ")";
 }
 

@@ -23,6 +23,7 @@ extern const GeneratorInfo kVHalf;
 extern const GeneratorInfo kVMin;
 extern const GeneratorInfo kDualPipe;
 extern const GeneratorInfo kDualPipeV;
+extern const GeneratorInfo kSeq1F1B;
 
 namespace {
 
@@ -40,6 +41,7 @@ constexpr const GeneratorInfo* kSchedules[] = {
     &kVMin,          // v_min.cc
     &kDualPipe,      // dualpipe.cc
     &kDualPipeV,     // dualpipev.cc
+    &kSeq1F1B,       // seq1f1b.cc
 };
 
 }  // namespace
@@ -76,6 +78,13 @@ Error ResolveRun(std::string_view name, Problem& problem) {
       if (other.takes_group) takers += (takers.empty() ? "" : ", ") + other.name;
     return Error::Field(ErrorCode::kPrecondition, "group",
                         " applies only to " + takers + "; " + g->name + " has no microbatch groups");
+  }
+  if (problem.slices != 1 && !g->takes_slices) {
+    std::string takers;
+    for (const GeneratorInfo& other : Generators())
+      if (other.takes_slices) takers += (takers.empty() ? "" : ", ") + other.name;
+    return Error::Field(ErrorCode::kPrecondition, "slices",
+                        " applies only to " + takers + "; " + g->name + " runs whole microbatches");
   }
   problem.placement = g->placement;
   return ValidateProblem(problem);

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "fast_div.h"
+#include "ppsim/slices.h"
 
 namespace ppsim {
 
@@ -279,6 +280,8 @@ Result<Timeline> Place(const Problem& problem, Schedule schedule) {
 }
 
 Error PlaceInto(const Problem& problem, Schedule&& schedule, Timeline& t) {
+  // Sequence slices need more than one dependency per op: the graph path.
+  if (problem.slices > 1) [[unlikely]] return PlaceSliced(problem, std::move(schedule), t);
   const OpSpace space = schedule.space;
   const int S = space.stages();
   const int kinds = schedule.split_backward ? 3 : 2;

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "ppsim/checked.h"
+#include "ppsim/slices.h"
 
 namespace ppsim {
 namespace {
@@ -63,7 +64,11 @@ std::optional<Tick> WorkBound(const Problem& p) {
     if (!p.costs.bw.empty()) stage += at(p.costs.bw, s);  // a full backward, in place of B + W
     per_microbatch += stage;  // ≤ 2^12·2^6 stages × 2^43: no overflow
   }
+  // Sliced: a microbatch's cost, once scaled, is its cost per weight unit
+  // times the weights' sum (≥ K, which also counts K hops per stage).
+  const Tick slice_factor = p.slices > 1 ? SliceWeightTotal(p) : 1;
   std::optional<Tick> work = CheckedMul<Tick>(per_microbatch, p.M);
+  if (work) work = CheckedMul<Tick>(*work, slice_factor);
   if (!work) return std::nullopt;
   if (!p.op_durations.empty()) {  // measured durations: their sum, plus three hops per op
     __int128 sum = static_cast<__int128>(3) * max_comm * S * p.M;
@@ -108,9 +113,14 @@ Error ValidateProblem(const Problem& p) {
                 "M = " + std::to_string(p.M) + " exceeds the limit " + std::to_string(kMaxMicrobatches));
   if (p.v > kMaxChunks)
     return Fail(ErrorCode::kTooLarge, "chunks = " + std::to_string(p.v) + " exceeds the limit " + std::to_string(kMaxChunks));
-  const std::int64_t ids = std::int64_t{3} * p.P * p.v * p.M;
+  if (p.slices != 1) {
+    Error e = CheckSlices(p);
+    if (e.code != ErrorCode::kOk) return e;
+  }
+  const std::int64_t ids = std::int64_t{3} * p.P * p.v * p.M * p.slices;
   if (ids > kMaxOps)
-    return Fail(ErrorCode::kTooLarge, "P·v·M = " + std::to_string(ids / 3) + " stage-microbatches exceeds the limit " +
+    return Fail(ErrorCode::kTooLarge, std::string(p.slices > 1 ? "P·v·M·slices = " : "P·v·M = ") +
+                                          std::to_string(ids / 3) + " stage-microbatches exceeds the limit " +
                                           std::to_string(kMaxOps / 3) + " (refused before allocating)");
   if (p.placement == Placement::kMap) {
     if (static_cast<int>(p.stage_device.size()) != p.stages())

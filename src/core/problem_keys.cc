@@ -107,6 +107,21 @@ const std::vector<ProblemKey>& Table() {
       {"costs.BW", K::kIntOrList, 1, kMaxCost, true, "", "B + W, or 1",
        "a whole backward in one op, as a schedule that does not split it runs it; per stage",
        [](const KeyValue& v, Problem& p) { p.costs.bw = v.ints; }},
+      {"slices", K::kInt, 1, kMaxSlices, true, "", "1",
+       "sequence slices per microbatch, K (seq1f1b); each slice is an op of its own",
+       [](const KeyValue& v, Problem& p) { p.slices = Narrow(v); }},
+      {"slice_costs", K::kWordOrList, 1, kMaxCost, true, "equal, causal", "equal",
+       "how a microbatch's cost splits over its slices: equal, causal (needs seq_len, hidden), or K relative costs",
+       [](const KeyValue& v, Problem& p) {
+         p.slice_rule = v.kind == KeyValue::Kind::kWord ? (v.text == "causal" ? SliceRule::kCausal : SliceRule::kEqual)
+                                                        : SliceRule::kList;
+         p.slice_weights = v.kind == KeyValue::Kind::kWord ? std::vector<Tick>{} : v.ints;
+       }},
+      {"seq_len", K::kInt, 1, 1 << 30, true, "", "none",
+       "tokens per microbatch: slices must divide it; causal slice costs read it",
+       [](const KeyValue& v, Problem& p) { p.seq_len = v.ints[0]; }},
+      {"hidden", K::kInt, 1, 1 << 24, true, "", "none", "hidden size, for causal slice costs",
+       [](const KeyValue& v, Problem& p) { p.hidden = v.ints[0]; }},
       {"memory.activation_bytes", K::kIntOrList, 0, kMaxBytes, true, "", "none",
        "activation bytes of one stage-microbatch; per stage",
        [](const KeyValue& v, Problem& p) { p.memory.activation_bytes = v.ints; }},
@@ -163,12 +178,14 @@ std::string KeyTypeName(KeyType type) {
     case K::kInt: return "integer";
     case K::kIntOrList: return "integer or list";
     case K::kWord: return "word";
+    case K::kWordOrList: return "word or list";
   }
   return "";
 }
 
 std::string KeyRange(const ProblemKey& key) {
   if (key.type == K::kWord) return key.words;
+  if (key.type == K::kWordOrList) return std::string(key.words) + "; " + Number(key.min) + ".." + Number(key.max);
   return Number(key.min) + ".." + Number(key.max);
 }
 
@@ -204,12 +221,12 @@ Error SetProblemKey(std::string_view name, const KeyValue& value, Problem& probl
   if (key == nullptr)
     return Error::Field(ErrorCode::kUnknownName, std::string(name), ": no such key (known: " + KnownKeys() + ")");
   using VK = KeyValue::Kind;
-  if (key->type == K::kWord) {
+  if (key->type == K::kWord || (key->type == K::kWordOrList && value.kind == VK::kWord)) {
     const std::string words = std::string(", ") + key->words + ",";
     if (value.kind != VK::kWord || words.find(", " + value.text + ",") == std::string::npos)
       return Bad(ErrorCode::kInvalidValue, name, ": '" + value.text + "' is not one of " + key->words);
   } else {
-    const bool list_ok = key->type == K::kIntOrList;
+    const bool list_ok = key->type == K::kIntOrList || key->type == K::kWordOrList;
     if (value.kind == VK::kHuge)
       return Bad(key->limit ? ErrorCode::kTooLarge : ErrorCode::kInvalidValue, name,
                  ": " + value.text + " exceeds the limit " + std::to_string(key->max));

@@ -21,7 +21,7 @@ std::int64_t Schedule::op_count() const {
 
 Error CheckComplete(const Problem& problem, const Schedule& schedule) {
   const OpSpace& space = schedule.space;
-  if (space.stages() != problem.stages() || space.microbatches() != problem.M)
+  if (space.stages() != problem.stages() || space.microbatches() != problem.M * problem.slices)
     return Fail(ErrorCode::kBadSchedule, "schedule is for " + std::to_string(space.stages()) + " stages × " +
                                              std::to_string(space.microbatches()) + " microbatches, problem has " +
                                              std::to_string(problem.stages()) + " × " + std::to_string(problem.M));

@@ -13,7 +13,8 @@ std::vector<PlacedOp> Timeline::Ops() const {
         if (id == kNoOp) continue;
         const Op op = schedule.space.At(id);
         const bool full = slot.full && op.kind == OpKind::kB;
-        ops.push_back({d, op.stage, op.kind, op.microbatch, Start(id), end[id], overlap, full});
+        const int K = problem.slices;  // ids count slice units (slices.h)
+        ops.push_back({d, op.stage, op.kind, op.microbatch / K, Start(id), end[id], overlap, full, op.microbatch % K});
       }
     }
   }

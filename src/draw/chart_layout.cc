@@ -24,10 +24,12 @@ int ChunkOf(const PlacedOp& op, const Problem& p) {
   return p.placement == Placement::kLoop ? op.stage / p.P : (op.stage < p.P ? 0 : 1);
 }
 
-// "F3"; with chunks "F3·c1", so that the chunk never rests on a shade alone.
+// "F3"; with chunks "F3·c1", so that the chunk never rests on a shade alone;
+// with sequence slices "F3.1": slice 1 of microbatch 3, one part of its cell.
 std::string OpLabel(const PlacedOp& op, const Problem& p) {
   std::string s(1, KindChar(op.kind));
   s += std::to_string(op.microbatch);
+  if (p.slices > 1) s += "." + std::to_string(op.slice);
   if (p.v > 1) s += "\u00B7c" + std::to_string(ChunkOf(op, p));
   return s;
 }

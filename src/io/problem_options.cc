@@ -39,7 +39,11 @@ Result<Problem> ToProblem(const ProblemOptions& o) {
     if (Error e = ApplyCostSpec(o.cost, p.costs); !e.ok()) return e;
   for (auto [key, text] : {std::pair<const char*, const std::string*>{"comm", &o.comm},
                            {"memory.limit", &o.memory_limit},
-                           {"group", &o.group}})
+                           {"group", &o.group},
+                           {"slices", &o.slices},
+                           {"slice_costs", &o.slice_costs},
+                           {"seq_len", &o.seq_len},
+                           {"hidden", &o.hidden}})
     if (!text->empty())
       if (Error e = set(key, *text); !e.ok()) return e;
   p.overlap = !o.no_overlap;

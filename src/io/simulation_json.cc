@@ -12,6 +12,7 @@
 #include "ppsim/critical_path.h"
 #include "ppsim/memory_bytes.h"
 #include "ppsim/metric_table.h"
+#include "ppsim/slices.h"
 
 namespace ppsim::io {
 namespace {
@@ -45,8 +46,9 @@ void Series(JsonOut& out, const StepSeries& s) {
   out.Char(']');
 }
 
-// One op: {"device":..,"end":..,["full":true,]"kind":"F","microbatch":..,["overlap":..,]"stage":..,"start":..}.
-void Op(JsonOut& out, int device, const ppsim::Op& op, Tick start, Tick end, int overlap, bool full) {
+// One op: {"device":..,"end":..,["full":true,]"kind":"F","microbatch":..,["overlap":..,]["slice":..,]"stage":..,
+// "start":..}; `slices` > 1: op.microbatch is a slice unit (slices.h).
+void Op(JsonOut& out, int device, const ppsim::Op& op, Tick start, Tick end, int overlap, bool full, int slices) {
   char* p = out.Reserve(256);
   auto put = [&p](std::string_view s) { p = std::copy(s.begin(), s.end(), p); };
   auto num = [&p](std::int64_t v) { p = std::to_chars(p, p + 24, v).ptr; };
@@ -58,10 +60,14 @@ void Op(JsonOut& out, int device, const ppsim::Op& op, Tick start, Tick end, int
   put(",\"kind\":\"");
   *p++ = KindChar(op.kind);
   put("\",\"microbatch\":");
-  num(op.microbatch);
+  num(slices > 1 ? op.microbatch / slices : op.microbatch);
   if (overlap >= 0) {
     put(",\"overlap\":");
     num(overlap);
+  }
+  if (slices > 1) {
+    put(",\"slice\":");
+    num(op.microbatch % slices);
   }
   put(",\"stage\":");
   num(op.stage);
@@ -84,7 +90,7 @@ void Ops(JsonOut& out, const Timeline& t) {
         if (!first) out.Char(',');
         first = false;
         const ppsim::Op op = space.At(id);
-        Op(out, d, op, t.Start(id), t.end[id], overlap, slot.full && op.kind == OpKind::kB);
+        Op(out, d, op, t.Start(id), t.end[id], overlap, slot.full && op.kind == OpKind::kB, t.problem.slices);
       }
     }
   }
@@ -173,6 +179,10 @@ bool WriteSimulationJson(JsonOut& out, const Timeline& t, const Metrics& m, bool
                         o.Ints(std::vector<std::int64_t>(p.stage_device.begin(), p.stage_device.end()));
                       }});
   if (!p.comm_hops.empty()) fields.push_back({"comm_hops", [&](JsonOut& o) { o.Ints(p.comm_hops); }});
+  if (p.slices > 1) {  // sequence slices (slices.h): each op carries its slice
+    fields.push_back({"slices", [&](JsonOut& o) { o.Int(p.slices); }});
+    fields.push_back({"slice_weights", [&](JsonOut& o) { o.Ints(SliceWeights(p)); }});
+  }
   if (critical_path) fields.push_back({"critical_path", [&](JsonOut& o) { CriticalPathList(o, t); }});
   MemoryBytes bytes;
   if (p.memory.enabled()) {

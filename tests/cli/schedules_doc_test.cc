@@ -28,7 +28,7 @@ TEST(SchedulesDoc, ChartsAreWhatTheToolPrints) {
                               << "`: run python3 scripts/schedules_doc.py build/ppsim > docs/schedules.md";
     ++blocks;
   }
-  EXPECT_EQ(blocks, 13);  // one per schedule
+  EXPECT_EQ(blocks, 14);  // one per schedule
 }
 
 }  // namespace

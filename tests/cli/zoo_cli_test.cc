@@ -24,13 +24,13 @@ TEST(ZooCli, ListNamesEveryScheduleWithItsPreconditions) {
   auto r = RunPpsim("list");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   for (const char* name : {"gpipe", "1f1b", "interleaved", "combined-1f1b", "looped-bfs", "zb-h1", "zb-h2", "zb1p", "zbv", "v-half",
-                           "v-min", "dualpipe", "dualpipev"})
+                           "v-min", "dualpipe", "dualpipev", "seq1f1b"})
     EXPECT_NE(("\n" + r.out).find(std::string("\n") + name + " "), std::string::npos) << name << "\n" << r.out;
   EXPECT_NE(r.out.find("requires: even P; even M ≥ 2P"), std::string::npos) << r.out;
   r = RunPpsim("list --json");
   ASSERT_EQ(r.exit_code, 0);
   const auto j = nlohmann::json::parse(r.out);
-  ASSERT_EQ(j["schedules"].size(), 13u);
+  ASSERT_EQ(j["schedules"].size(), 14u);
   EXPECT_EQ(j["schedules"][8]["name"], "zbv");
   EXPECT_EQ(j["schedules"][8]["placement"], "v-shape");
   EXPECT_EQ(j["schedules"][8]["chunks"], 2);

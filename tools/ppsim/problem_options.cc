@@ -18,6 +18,12 @@ void AddProblemOptions(CLI::App& cmd, io::ProblemOptions& o) {
                  "microbatches per group (Megatron's microbatch_group_size_per_vp_stage; interleaved, combined-1f1b)");
   cmd.add_flag("--no-overlap", o.no_overlap,
                "the model has no overlapped F&B call: dualpipe/dualpipev run each pair as its F, then its B");
+  cmd.add_option("--slices", o.slices, "sequence slices per microbatch, K (seq1f1b; default 1)");
+  cmd.add_option("--slice-costs", o.slice_costs,
+                 "how a microbatch's cost splits over its slices: equal (default), causal (needs --seq-len, "
+                 "--hidden), or K relative costs 1:2:3");
+  cmd.add_option("--seq-len", o.seq_len, "tokens per microbatch: --slices must divide it");
+  cmd.add_option("--hidden", o.hidden, "hidden size, for --slice-costs causal");
   cmd.add_option("--hold", o.hold, "activation accounting: held = [F end, B start) (default), resident = [F start, B/W end)");
 }
 

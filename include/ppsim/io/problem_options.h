@@ -25,6 +25,8 @@ struct ProblemOptions {
   std::string memory_limit;  // bytes per device; wins over the file's
   std::string group;         // "" = the schedule's default (Megatron's microbatch group = P)
   bool no_overlap = false;   // F&B pairs run as F then B (Problem::overlap)
+  // Sequence slices (slices.h): "" = the key's default.
+  std::string slices, slice_costs, seq_len, hidden;
   // A model file (docs/costs.md) and a Megatron layout string (docs/layouts.md),
   // both or neither: the stages, v and per-stage costs summed from the
   // model's layers (io::ApplyModelLayout); then `cost` must be empty.

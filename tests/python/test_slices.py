@@ -1,0 +1,46 @@
+# Sequence slices from Python: ppsim.simulate(..., slices=K) is the CLI's
+# --slices K (the same ops, each with its slice), and bad slice input raises
+# ppsim.Error with the CLI's message and exit code.
+import json
+
+import pytest
+
+import ppsim
+from conftest import as_python, run_cli
+
+
+def test_seq1f1b_is_the_cli_json():
+    code, out, err = run_cli("simulate", "-s", "seq1f1b", "-P", "2", "-M", "4", "--slices", "2", "--json")
+    assert code == 0, err
+    t = ppsim.simulate("seq1f1b", P=2, M=4, slices=2)
+    assert t.slices == 2
+    got = json.loads(t.to_json())
+    assert got["ops"] == json.loads(out)["ops"]
+    assert [(o["microbatch"], o["slice"]) for o in got["ops"] if o["device"] == 1][:4] == [(0, 0), (0, 1), (0, 1), (1, 0)]
+
+
+def test_causal_slices_cost_more_later():
+    t = json.loads(ppsim.simulate("seq1f1b", P=2, M=2, slices=4, slice_costs="causal", seq_len=4096,
+                                  hidden=1024).to_json())
+    forward = [o["end"] - o["start"] for o in t["ops"] if o["device"] == 0 and o["kind"] == "F" and o["microbatch"] == 0]
+    assert forward == sorted(forward) and forward[0] < forward[-1]
+
+
+CASES = [
+    (["simulate", "-s", "seq1f1b", "--slices", "100000"], lambda: ppsim.simulate("seq1f1b", slices=100000)),
+    (["simulate", "-s", "seq1f1b", "--slices", "2", "--slice-costs", "1:2:3"],
+     lambda: ppsim.simulate("seq1f1b", slices=2, slice_costs=[1, 2, 3])),
+    (["simulate", "-s", "seq1f1b", "--slices", "3", "--seq-len", "4096"],
+     lambda: ppsim.simulate("seq1f1b", slices=3, seq_len=4096)),
+    (["simulate", "-s", "1f1b", "--slices", "2"], lambda: ppsim.simulate("1f1b", slices=2)),
+]
+
+
+@pytest.mark.parametrize("args,call", CASES)
+def test_same_message_and_code_as_cli(args, call):
+    code, out, err = run_cli(*args)
+    assert code != 0 and out == ""
+    with pytest.raises(ppsim.Error) as e:
+        call()
+    assert e.value.code == code
+    assert str(e.value) == as_python(err)
