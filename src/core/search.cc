@@ -45,6 +45,8 @@ Error CheckOptions(const Problem& p, const SearchOptions& o) {
     return Fail(ErrorCode::kInvalidValue, "time limit must be > 0 seconds, got " + std::to_string(o.time_limit_seconds));
   if (p.placement == Placement::kDualPipe)
     return Fail(ErrorCode::kInvalidValue, "search runs on loop or v-shape placement, not dualpipe");
+  if (p.slices != 1)
+    return Error::Field(ErrorCode::kPrecondition, "slices", " applies only to seq1f1b; search orders whole microbatches");
   Error e = ValidateProblem(p);
   if (e.code != ErrorCode::kOk) return e;
   if (o.max_activations < 0)

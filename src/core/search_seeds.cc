@@ -29,8 +29,9 @@ Schedule WithSplitBackward(const Problem& p, Schedule s) {
 
 std::vector<const GeneratorInfo*> FixedGenerators(const Problem& p) {
   std::vector<const GeneratorInfo*> out;
-  for (const GeneratorInfo& g : Generators())
-    if (g.placement == p.placement && (g.fixed_chunks == 0 || g.fixed_chunks == p.v)) out.push_back(&g);
+  for (const GeneratorInfo& g : Generators())  // slice-aware orders at one slice repeat 1F1B's
+    if (g.placement == p.placement && (g.fixed_chunks == 0 || g.fixed_chunks == p.v) && !g.takes_slices)
+      out.push_back(&g);
   return out;
 }
 
