@@ -70,6 +70,13 @@ TEST(SlicesCli, BadSliceInputIsOneLineWithItsExitCode) {
   }
 }
 
+TEST(SlicesCli, SearchRefusesSlices) {
+  auto run = RunPpsim("search -P 2 -M 2 --slices 2 --max-activations 4");
+  EXPECT_EQ(run.exit_code, 5);
+  EXPECT_EQ(run.err, "ppsim: --slices applies only to seq1f1b; search orders whole microbatches\n");
+  EXPECT_EQ(run.out, "");
+}
+
 TEST(SlicesCli, TheSceneHoldsItsClaims) {
   auto run = RunPpsim(std::string("check ") + PPSIM_SOURCE_DIR + "/examples/seq1f1b_vs_1f1b.toml");
   ASSERT_EQ(run.exit_code, 0) << run.out << run.err;
