@@ -22,15 +22,21 @@ namespace pyb = pybind11;
 
 PyTimeline Wrap(Timeline t) { return PyTimeline(std::make_shared<const Timeline>(std::move(t))); }
 
-PyTimeline SimulateNamed(const pyb::object& schedule_arg, const ProblemArgs& args, const pyb::object& schedule_file) {
+PyTimeline SimulateNamed(const pyb::object& schedule_arg, const ProblemArgs& args, const pyb::object& schedule_file,
+                         const pyb::object& placement_arg) {
+  const std::string placement = placement_arg.is_none() ? "" : TextArg(placement_arg, "placement");
   const std::string schedule = TextArg(schedule_arg, "schedule");
   const io::ProblemOptions options = ToOptions(args);
   const std::string file = schedule_file.is_none() ? "" : PathArg(schedule_file, "schedule_file");
   if (file.empty() && !options.layout.empty()) Check(io::LayoutRunsSchedule(schedule));
   const Problem problem = Unwrap(io::ToProblem(options));
   const bool shape_given = args.shape_given();
-  pyb::gil_scoped_release unlocked;  // placement touches no Python object
-  return Wrap(Unwrap(file.empty() ? Simulate(schedule, problem) : io::SimulateScheduleFile(file, problem, shape_given)));
+  Result<Timeline> t = [&] {
+    pyb::gil_scoped_release unlocked;  // placement touches no Python object
+    return file.empty() ? Simulate(schedule, problem) : io::SimulateScheduleFile(file, problem, shape_given);
+  }();
+  if (t && !placement.empty()) Check(io::PlacementAgrees(placement, file.empty() ? schedule : file, t->problem));
+  return Wrap(Unwrap(std::move(t)));
 }
 
 // One action's text: None is an idle step, else its str() (PyTorch's
@@ -99,17 +105,18 @@ void BindSimulate(pyb::module_& m) {
       [](pyb::object schedule, pyb::object P, pyb::object M, pyb::object chunks, pyb::object costs,
          pyb::object comm, pyb::object hold, pyb::object cost_file, pyb::object memory_limit, pyb::object cost_per,
          pyb::object schedule_file, pyb::object model, pyb::object layout, pyb::object slices,
-         pyb::object slice_costs, pyb::object seq_len, pyb::object hidden) {
+         pyb::object slice_costs, pyb::object seq_len, pyb::object hidden, pyb::object placement) {
         ProblemArgs args{P, M, chunks, costs, comm, hold, cost_file, memory_limit, cost_per, model, layout};
         args.slices = slices;
         args.slice_costs = slice_costs;
         args.seq_len = seq_len;
         args.hidden = hidden;
-        return SimulateNamed(schedule, args, schedule_file);
+        return SimulateNamed(schedule, args, schedule_file, placement);
       },
       pyb::arg("schedule") = "1f1b", PPSIM_PROBLEM_KWARGS, pyb::arg("schedule_file") = pyb::none(),
       pyb::arg("model") = pyb::none(), pyb::arg("layout") = pyb::none(), pyb::arg("slices") = pyb::none(),
       pyb::arg("slice_costs") = pyb::none(), pyb::arg("seq_len") = pyb::none(), pyb::arg("hidden") = pyb::none(),
+      pyb::arg("placement") = pyb::none(),
       "Generate and place a schedule (`ppsim simulate`); returns a Timeline. model= (a model file, docs/costs.md) "
       "with layout= (a Megatron layout string) sets each stage's costs and bytes to its layers' sums; slices= "
       "cuts each microbatch into sequence slices (seq1f1b; docs/semantics.md).");

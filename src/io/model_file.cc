@@ -8,6 +8,7 @@
 #include "ppsim/generators.h"
 #include "ppsim/io/atomic_file.h"
 #include "ppsim/layout.h"
+#include "ppsim/placement_spec.h"
 #include "ppsim/memory_model.h"
 
 namespace ppsim::io {
@@ -212,6 +213,20 @@ Error LayoutRunsSchedule(const std::string& schedule) {
   return Error::Field(ErrorCode::kPrecondition, "layout",
                       ": Megatron runs stage i on rank i mod P, and " + g->name +
                           " places its stages otherwise (docs/layouts.md)");
+}
+
+Error PlacementAgrees(const std::string& spec, const std::string& schedule, const Problem& placed) {
+  Result<std::vector<int>> given = ParsePlacement(spec, placed.P, placed.v);
+  if (!given) return given.error();
+  for (int s = 0; s < placed.stages(); ++s) {
+    if ((*given)[s] == placed.DeviceOf(s)) continue;
+    return Error::Field(ErrorCode::kPrecondition, "placement",
+                        ": " + schedule + " is defined for the " + PlacementName(placed.placement) +
+                            " placement, which puts stage " + std::to_string(s) + " on device " +
+                            std::to_string(placed.DeviceOf(s)) + ", not " + std::to_string((*given)[s]) +
+                            " (a schedule file runs any placement: its own)");
+  }
+  return Error::Ok();
 }
 
 }  // namespace ppsim::io

@@ -107,6 +107,12 @@ Error WriteSimulation(const SimulateRequest& request, const std::string& path,
                                   ? Simulate(request.schedule, *problem)
                                   : io::SimulateScheduleFile(request.schedule_file, *problem, request.shape_given);
   if (!timeline) return timeline.error();
+  if (!request.placement.empty())
+    if (Error e = io::PlacementAgrees(request.placement,
+                                      request.schedule_file.empty() ? request.schedule : request.schedule_file,
+                                      timeline->problem);
+        !e.ok())
+      return e;
   if (before_writing) before_writing();
   if (!request.export_format.empty()) return WriteText(path, io::ExportSchedule(request.export_format, *timeline));
   // The step series only where they are printed (charts and json).

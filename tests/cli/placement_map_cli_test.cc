@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <fstream>
 #include <string>
+#include <vector>
 
 #include "cli/run_tool.h"
 
@@ -36,6 +37,39 @@ TEST(PlacementMapCli, WaveCsvRunsOnItsOwnMap) {
   EXPECT_EQ(back.out, csv);
   std::remove((base + ".csv").c_str());
   std::remove((base + ".json").c_str());
+}
+
+// --placement: a registry schedule runs only on its own placement, a file
+// on its own map; a bad list is one line with its item.
+TEST(PlacementMapCli, PlacementFlagAgreesOrIsRefused) {
+  EXPECT_EQ(RunPpsim("simulate -s zbv -P 4 -M 8 --placement map:0,1,2,3,3,2,1,0").exit_code, 0);
+  EXPECT_EQ(RunPpsim("simulate -s zbv -P 4 -M 8 --placement vshape").exit_code, 0);
+  struct Case {
+    std::string args;
+    int code;
+    std::string err;
+  };
+  const std::vector<Case> cases = {
+      {"-s 1f1b -P 4 -M 8 --placement map:0,1,3,2", 5,
+       "ppsim: --placement: 1f1b is defined for the loop placement, which puts stage 2 on device 2, not 3 (a "
+       "schedule file runs any placement: its own)\n"},
+      {"-s zbv -P 4 -M 8 --placement map:0,1,2,3,3,2,1", 3,
+       "ppsim: --placement map: 7 devices given for 8 stages (one per stage, P·v = 4·2)\n"},
+      {"-s zbv -P 4 -M 8 --placement map:0,1,2,3,3,2,1,4", 3,
+       "ppsim: --placement map (item 8): device 4, but devices are 0..3\n"},
+      {"-s zbv -P 4 -M 8 --placement map:0,1,x", 3, "ppsim: --placement map (item 3): 'x' is not a device number\n"},
+      {"-s 1f1b --placement zigzag", 3,
+       "ppsim: --placement: 'zigzag' is not one of loop, vshape, wave, map:D0,D1,... (one device per stage)\n"},
+      {"-s interleaved --chunks 3 -P 2 -M 4 --placement wave", 5,
+       "ppsim: --placement: interleaved is defined for the loop placement, which puts stage 2 on device 0, not 1 (a "
+       "schedule file runs any placement: its own)\n"},
+  };
+  for (const Case& c : cases) {
+    auto run = RunPpsim("simulate " + c.args);
+    EXPECT_EQ(run.exit_code, c.code) << c.args << ": " << run.err;
+    EXPECT_EQ(run.err, c.err) << c.args;
+    EXPECT_EQ(run.out, "") << c.args;
+  }
 }
 
 }  // namespace

@@ -72,3 +72,15 @@ def test_any_placement_is_the_orders_own_map():
     t = ppsim.simulate_pytorch(order, comm=1)
     assert t.placement == "map"
     assert json.loads(t.to_json())["stage_to_device"] == [0, 1, 1, 0, 0, 1]
+
+
+def test_placement_keyword_is_the_clis():
+    assert ppsim.simulate("zbv", P=4, M=8, placement="map:0,1,2,3,3,2,1,0").placement == "v-shape"
+    with pytest.raises(ppsim.Error) as e:
+        ppsim.simulate("1f1b", P=4, M=8, placement="map:0,1,3,2")
+    assert e.value.code == 5
+    assert str(e.value).startswith("placement: 1f1b is defined for the loop placement, which puts stage 2 on device 2")
+    with pytest.raises(ppsim.Error) as e:
+        ppsim.simulate("zbv", P=4, M=8, placement="map:0,1,2,3,3,2,1,4")
+    assert e.value.code == 3
+    assert str(e.value) == "placement map (item 8): device 4, but devices are 0..3"

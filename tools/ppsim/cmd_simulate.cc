@@ -59,6 +59,9 @@ const CommandRegistrar simulate_registrar(10, [](CLI::App& app, int* exit_code) 
       ->check(CLI::Range(1, 100000));
   cmd->add_option("--tick-us", o->request.tick_us, "microseconds per tick in --format trace (default 1000)")
       ->check(CLI::Range(std::int64_t{1}, std::int64_t{1'000'000'000}));
+  cmd->add_option("--placement", o->request.placement,
+                  "the stage -> device placement the run must have: loop, vshape, wave or map:0,1,1,0,... "
+                  "(one device per stage); a schedule defined for another is refused (docs/formats.md)");
   cmd->add_flag("--critical-path", o->request.critical_path,
                 "list one chain of ops from tick 0 to the makespan, each starting when its predecessor ends "
                 "(in --json: \"critical_path\", indices into \"ops\")");

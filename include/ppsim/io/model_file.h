@@ -48,4 +48,10 @@ Error ApplyModelLayout(const std::string& model_path, const std::string& layout,
 // kPrecondition naming "layout". An unknown name is left to the generator.
 Error LayoutRunsSchedule(const std::string& schedule);
 
+// kOk iff the placement `spec` (ppsim/placement_spec.h) is where `placed`
+// put every stage: a registry schedule is defined for its own placement,
+// and a schedule file for its own map. kPrecondition naming "placement"
+// and the first stage that differs otherwise; ParsePlacement's errors.
+Error PlacementAgrees(const std::string& spec, const std::string& schedule, const Problem& placed);
+
 }  // namespace ppsim::io

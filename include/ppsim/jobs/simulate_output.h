@@ -26,6 +26,9 @@ struct SimulateRequest {
   std::int64_t tick_us = 1000;     // trace: microseconds per tick
   render::TextOptions text;        // text: the chart's columns and colours
   bool critical_path = false;      // summary, text and json: one chain of ops fixing the makespan
+  // A placement the run must have (ppsim/placement_spec.h: loop, vshape,
+  // wave, map:...); "" = the schedule's own. Refused where it differs.
+  std::string placement;
 };
 
 struct SimulateFormat {
