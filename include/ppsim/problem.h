@@ -128,6 +128,10 @@ struct Problem {
   std::vector<Tick> slice_weights;           // kList: one relative cost per slice
   std::int64_t seq_len = 0;                  // tokens per microbatch; 0 = not given
   std::int64_t hidden = 0;                   // hidden size, for kCausal; 0 = not given
+  // Per-microbatch costs (packed samples of unequal lengths): microbatch m's
+  // ops cost microbatch_weights[m] times their stage's cost. Empty (the
+  // default) = 1 each. Non-empty: M values, placed over the graph (slices.h).
+  std::vector<Tick> microbatch_weights;
 
   int stages() const { return P * v; }
   // The op-id space of this problem (two chains for kDualPipe), in slice units.

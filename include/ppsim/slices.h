@@ -52,13 +52,15 @@ Error CheckSlices(const Problem& p);
 std::string SliceOpName(const OpSpace& space, int slices, OpId id);
 
 // The dependency graph of a sliced problem over `schedule`'s id space,
-// durations from the scaled costs times each slice's weight.
+// durations from the scaled costs times each slice's weight and its
+// microbatch's (Problem::microbatch_weights).
 // REQUIRES: p scaled (ScaleCosts), CheckComplete(p, schedule) ok.
 OpGraph BuildSliceGraph(const Problem& p, const Schedule& schedule);
 
-// Place() for sliced problems (Problem::slices > 1): over BuildSliceGraph,
-// every start stored. kBadSchedule for an overlapped pair; kDeadlock naming
-// the cycle of waits.
+// Place() for sliced problems (Problem::slices > 1) and per-microbatch
+// costs (Problem::microbatch_weights): over BuildSliceGraph, every start
+// stored. kBadSchedule for an overlapped pair; kDeadlock naming the cycle
+// of waits.
 Error PlaceSliced(const Problem& p, Schedule&& schedule, Timeline& t);
 
 }  // namespace ppsim

@@ -58,6 +58,8 @@ io::ProblemOptions ToOptions(const ProblemArgs& a) {
   if (!a.slice_costs.is_none()) o.slice_costs = Values(a.slice_costs, "slice_costs", "'equal', 'causal' or a list of int");
   if (!a.seq_len.is_none()) o.seq_len = IntText(a.seq_len, "seq_len");
   if (!a.hidden.is_none()) o.hidden = IntText(a.hidden, "hidden");
+  if (!a.microbatch_costs.is_none())
+    o.microbatch_costs = Values(a.microbatch_costs, "microbatch_costs", "a list of int");
   return o;
 }
 

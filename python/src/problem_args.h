@@ -17,7 +17,7 @@ struct ProblemArgs {
   pybind11::object model = pybind11::none(), layout = pybind11::none();
   // Sequence slices (simulate only; None = not given).
   pybind11::object slices = pybind11::none(), slice_costs = pybind11::none(), seq_len = pybind11::none(),
-                   hidden = pybind11::none();
+                   hidden = pybind11::none(), microbatch_costs = pybind11::none();
   // True iff P, M or chunks was given (not None).
   bool shape_given() const;
 };

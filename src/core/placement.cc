@@ -281,7 +281,10 @@ Result<Timeline> Place(const Problem& problem, Schedule schedule) {
 
 Error PlaceInto(const Problem& problem, Schedule&& schedule, Timeline& t) {
   // Sequence slices need more than one dependency per op: the graph path.
-  if (problem.slices > 1) [[unlikely]] return PlaceSliced(problem, std::move(schedule), t);
+  // Sequence slices need more than one dependency per op, per-microbatch
+  // costs more than one cost per (kind, stage): the graph path.
+  if (problem.slices > 1 || !problem.microbatch_weights.empty()) [[unlikely]]
+    return PlaceSliced(problem, std::move(schedule), t);
   const OpSpace space = schedule.space;
   const int S = space.stages();
   const int kinds = schedule.split_backward ? 3 : 2;

@@ -66,7 +66,8 @@ std::optional<Tick> WorkBound(const Problem& p) {
   }
   // Sliced: a microbatch's cost, once scaled, is its cost per weight unit
   // times the weights' sum (≥ K, which also counts K hops per stage).
-  const Tick slice_factor = p.slices > 1 ? SliceWeightTotal(p) : 1;
+  Tick slice_factor = p.slices > 1 ? SliceWeightTotal(p) : 1;
+  for (Tick w : p.microbatch_weights) slice_factor = std::max(slice_factor, w * (p.slices > 1 ? SliceWeightTotal(p) : 1));
   std::optional<Tick> work = CheckedMul<Tick>(per_microbatch, p.M);
   if (work) work = CheckedMul<Tick>(*work, slice_factor);
   if (!work) return std::nullopt;
@@ -113,7 +114,7 @@ Error ValidateProblem(const Problem& p) {
                 "M = " + std::to_string(p.M) + " exceeds the limit " + std::to_string(kMaxMicrobatches));
   if (p.v > kMaxChunks)
     return Fail(ErrorCode::kTooLarge, "chunks = " + std::to_string(p.v) + " exceeds the limit " + std::to_string(kMaxChunks));
-  if (p.slices != 1) {
+  if (p.slices != 1 || !p.microbatch_weights.empty()) {
     Error e = CheckSlices(p);
     if (e.code != ErrorCode::kOk) return e;
   }

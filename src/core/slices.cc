@@ -24,6 +24,14 @@ Tick SliceWeightTotal(const Problem& p) {
 }
 
 Error CheckSlices(const Problem& p) {
+  if (!p.microbatch_weights.empty() && static_cast<int>(p.microbatch_weights.size()) != p.M)
+    return Error::Field(ErrorCode::kInvalidValue, "microbatch_costs",
+                        ": " + std::to_string(p.microbatch_weights.size()) + " values given for M = " +
+                            std::to_string(p.M) + " microbatches");
+  for (Tick x : p.microbatch_weights)
+    if (x < 1 || x > (1 << 20))
+      return Error::Field(ErrorCode::kInvalidValue, "microbatch_costs",
+                          ": each value must be in [1, 1048576], got " + std::to_string(x));
   const std::string K = std::to_string(p.slices);
   if (p.slices < 1) return Error::Field(ErrorCode::kInvalidValue, "slices", " must be ≥ 1, got " + K);
   if (p.slices > kMaxSlices)
@@ -66,6 +74,7 @@ void BuildInto(const Problem& p, const Schedule& schedule, OpGraph& g) {
   const int kinds = schedule.split_backward ? 3 : 2;
   const std::vector<Tick> weight = SliceWeights(p);
   const int U = space.microbatches();
+  const bool per_mb = !p.microbatch_weights.empty();
   g.latency.assign(1, 0);
   g.Reset(std::int64_t{kinds} * S * U);
   g.deps.reserve(static_cast<size_t>(2 * 2 * std::int64_t{S} * U));
@@ -84,7 +93,7 @@ void BuildInto(const Problem& p, const Schedule& schedule, OpGraph& g) {
       const OpId id = q * S + s;
       if (g.device[id] < 0) continue;
       const Tick cost = g.duration[id] < 0 ? p.costs.FullBackward(s) : p.costs.Of(kind, s);
-      g.duration[id] = cost * weight[k];
+      g.duration[id] = cost * weight[k] * (per_mb ? p.microbatch_weights[u / K] : 1);
       if (kind == OpKind::kF) {
         if (!space.IsFirstStage(s)) g.Add(id, id - 1, hop[s - 1]);
         if (k > 0) g.Add(id, id - 2 * S, 0);  // F(u-1, s): the K/V of the slices before
@@ -115,7 +124,7 @@ Error PlaceSliced(const Problem& p, Schedule&& schedule, Timeline& t) {
       if (slot.pair())
         return Fail(ErrorCode::kBadSchedule, "overlapped pair " + SliceOpName(space, p.slices, slot.op) + " with " +
                                                  SliceOpName(space, p.slices, slot.overlapped) +
-                                                 ": sequence slices run no overlapped pairs");
+                                                 ": sequence slices and per-microbatch costs run no overlapped pairs");
   // The graph's buffers are kept for the next placement on this thread, as
   // PlaceInto keeps a timeline's: a sweep or a benchmark allocates once.
   thread_local OpGraph g;

@@ -43,7 +43,8 @@ Result<Problem> ToProblem(const ProblemOptions& o) {
                            {"slices", &o.slices},
                            {"slice_costs", &o.slice_costs},
                            {"seq_len", &o.seq_len},
-                           {"hidden", &o.hidden}})
+                           {"hidden", &o.hidden},
+                           {"microbatch_costs", &o.microbatch_costs}})
     if (!text->empty())
       if (Error e = set(key, *text); !e.ok()) return e;
   p.overlap = !o.no_overlap;

@@ -179,6 +179,8 @@ bool WriteSimulationJson(JsonOut& out, const Timeline& t, const Metrics& m, bool
                         o.Ints(std::vector<std::int64_t>(p.stage_device.begin(), p.stage_device.end()));
                       }});
   if (!p.comm_hops.empty()) fields.push_back({"comm_hops", [&](JsonOut& o) { o.Ints(p.comm_hops); }});
+  if (!p.microbatch_weights.empty())
+    fields.push_back({"microbatch_costs", [&](JsonOut& o) { o.Ints(p.microbatch_weights); }});
   if (p.slices > 1) {  // sequence slices (slices.h): each op carries its slice
     fields.push_back({"slices", [&](JsonOut& o) { o.Int(p.slices); }});
     fields.push_back({"slice_weights", [&](JsonOut& o) { o.Ints(SliceWeights(p)); }});

@@ -44,3 +44,20 @@ def test_same_message_and_code_as_cli(args, call):
         call()
     assert e.value.code == code
     assert str(e.value) == as_python(err)
+
+
+def test_microbatch_costs_are_the_cli_json():
+    code, out, err = run_cli("simulate", "-s", "1f1b", "-P", "2", "-M", "2", "--microbatch-costs", "2:1", "--json")
+    assert code == 0, err
+    got = json.loads(ppsim.simulate("1f1b", P=2, M=2, microbatch_costs=[2, 1]).to_json())
+    assert got == json.loads(out)
+    assert got["makespan"] == 9
+
+
+def test_microbatch_costs_of_the_wrong_length():
+    code, out, err = run_cli("simulate", "-M", "2", "--microbatch-costs", "1:2:3")
+    assert code == 3 and out == ""
+    with pytest.raises(ppsim.Error) as e:
+        ppsim.simulate(M=2, microbatch_costs=[1, 2, 3])
+    assert e.value.code == code
+    assert str(e.value) == as_python(err)

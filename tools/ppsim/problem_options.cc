@@ -24,6 +24,8 @@ void AddProblemOptions(CLI::App& cmd, io::ProblemOptions& o) {
                  "--hidden), or K relative costs 1:2:3");
   cmd.add_option("--seq-len", o.seq_len, "tokens per microbatch: --slices must divide it");
   cmd.add_option("--hidden", o.hidden, "hidden size, for --slice-costs causal");
+  cmd.add_option("--microbatch-costs", o.microbatch_costs,
+                 "each microbatch's cost as a multiple of its stage's, M values 1:3:2:1 (default 1 each)");
   cmd.add_option("--hold", o.hold, "activation accounting: held = [F end, B start) (default), resident = [F start, B/W end)");
 }
 

@@ -27,6 +27,7 @@ struct ProblemOptions {
   bool no_overlap = false;   // F&B pairs run as F then B (Problem::overlap)
   // Sequence slices (slices.h): "" = the key's default.
   std::string slices, slice_costs, seq_len, hidden;
+  std::string microbatch_costs;  // "" = 1 each; "w0:w1:..." M values
   // A model file (docs/costs.md) and a Megatron layout string (docs/layouts.md),
   // both or neither: the stages, v and per-stage costs summed from the
   // model's layers (io::ApplyModelLayout); then `cost` must be empty.
