@@ -14,16 +14,18 @@
 //
 // The transfer starts at its rendezvous (both sides posted, as NCCL's
 // point-to-point calls meet) and lasts latency + ceil(bytes / bandwidth) on
-// its directed link. Each device issues its point-to-point calls with one
-// peer in posting order into `concurrency` slots (NCCL runs a rank's calls
-// with one peer on one stream): the k-th call can start only once the
-// (k − concurrency)-th has completed. So a RECV posted early holds back
-// every later call with that peer, sends included — head-of-line blocking.
+// its directed link. Each device posts its point-to-point calls on one
+// serialized stream (PyTorch #188833): a pending RECV holds back every call
+// posted after it on that device, SENDs included, until its transfer
+// completes — head-of-line blocking. A SEND is handed over and holds back
+// nothing. With `concurrency` c, a call waits only for the c-th latest RECV
+// posted before it on its device.
 #pragma once
 
 #include <cstdint>
 #include <vector>
 
+#include "ppsim/comm_options.h"
 #include "ppsim/error.h"
 #include "ppsim/op.h"
 #include "ppsim/schedule.h"
@@ -61,31 +63,6 @@ struct CommProgram {
   std::vector<std::vector<CommAction>> devices;
   std::int64_t action_count() const;
 };
-
-// When a send's buffer is released.
-enum class SendRelease : std::uint8_t {
-  kStepEnd,     // PyTorch's runtime: sends are waited after the step's last action
-  kCompletion,  // when the transfer completes
-};
-
-// The link and collective parameters. Every field states its default.
-struct CommModel {
-  Tick latency = 0;               // per transfer, ticks
-  std::int64_t bandwidth = 0;     // bytes per tick of a directed link; 0 = no size term
-  int concurrency = 1;            // calls a device has in flight with one peer; 0 = unlimited
-  // Bytes of one transfer over boundary s (s → s+1 forward, the same size
-  // backward): one value per boundary (S-1), or one for all; empty = 0.
-  std::vector<std::int64_t> transfer_bytes;
-  Tick unshard = 0;               // an UNSHARD's all-gather, ticks (0: parameter bytes ÷ bandwidth)
-  Tick reduce_grad = 0;           // a REDUCE_GRAD's reduce-scatter, ticks (0: parameter bytes ÷ bandwidth)
-  SendRelease send_release = SendRelease::kStepEnd;
-
-  std::int64_t BytesAt(int boundary) const;
-};
-
-// kInvalidValue naming the field: negative latency, bandwidth or bytes,
-// concurrency < 0, a transfer_bytes list of the wrong length.
-Error ValidateCommModel(const CommModel& model, int stages);
 
 // The simplest lowering: each RECV right before its consumer, each SEND
 // right after its producer, all async (Megatron's order without

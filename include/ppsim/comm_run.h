@@ -56,13 +56,17 @@ struct LinkUse {
   Tick busy = 0;  // ticks with at least one transfer on the link
 };
 
-struct CommRun {
-  Timeline timeline;
+// What the communication did (Timeline::comms points to it).
+struct CommFigures {
   std::vector<Transfer> transfers;
   std::vector<Collective> collectives;
   std::vector<CommWait> waits;
   std::vector<DeviceComm> devices;
   std::vector<LinkUse> links;  // each directed link that carried a transfer, by (src, dst)
+};
+
+struct CommRun : CommFigures {
+  Timeline timeline;
 };
 
 // REQUIRES: ValidateProblem(problem), CheckComplete(problem, schedule) and

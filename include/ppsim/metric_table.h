@@ -57,6 +57,11 @@ JsonNumber MetricJsonValue(const MetricInfo& metric, const Metrics& metrics, con
 
 // Every metric, in the order docs list them.
 const std::vector<MetricInfo>& MetricTable();
+// False for the communication metrics (comm_time, exposed_comm,
+// peak_send_bytes, link_utilisation) of a run that does not model
+// communication: outputs leave them out, so a run without it prints as
+// before. Claims read them all (0 without communication).
+bool MetricApplies(const MetricInfo& metric, const Metrics& metrics);
 // The row named `name`, or nullptr.
 const MetricInfo* FindMetric(std::string_view name);
 // "makespan, busy, idle, ...": every name, for messages.

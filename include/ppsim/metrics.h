@@ -32,6 +32,17 @@ struct Metrics {
   // problem's HoldMode: chunk sets resident from the start of F to the end
   // of its B or W (HoldMode::kResident), the peak of each device.
   std::vector<std::int64_t> resident_peak_per_device;
+  // With communication modelled (Timeline::comms; docs/comms.md), else
+  // false and empty: every transfer's duration once (comm_time), and per
+  // device the transfers it sends or receives, the time its compute stream
+  // waits on communication, and the send buffers it holds at its peak; the
+  // busiest directed link's busy ticks.
+  bool comms = false;
+  Tick comm_time = 0;
+  std::vector<Tick> comm_time_per_device;
+  std::vector<Tick> exposed_comm_per_device;
+  std::vector<std::int64_t> peak_send_bytes_per_device;
+  Tick busiest_link = 0;
 };
 
 // What to compute beyond the scalar metrics and the peaks.

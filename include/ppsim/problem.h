@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "ppsim/comm_options.h"
 #include "ppsim/error.h"
 #include "ppsim/memory_model.h"
 #include "ppsim/op.h"
@@ -132,6 +133,10 @@ struct Problem {
   // ops cost microbatch_weights[m] times their stage's cost. Empty (the
   // default) = 1 each. Non-empty: M values, placed over the graph (slices.h).
   std::vector<Tick> microbatch_weights;
+  // Communication as ops (comm_options.h): off by default, and then `comm`
+  // is the latency model; on, each schedule is lowered to SEND/RECV ops
+  // placed on their links and `comm`/`comm_hops` are not used.
+  CommModel comms;
 
   int stages() const { return P * v; }
   // The op-id space of this problem (two chains for kDualPipe), in slice units.

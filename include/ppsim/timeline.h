@@ -3,6 +3,7 @@
 // read it and nothing else.
 #pragma once
 
+#include <memory>
 #include <vector>
 
 #include "ppsim/op.h"
@@ -10,6 +11,8 @@
 #include "ppsim/schedule.h"
 
 namespace ppsim {
+
+struct CommFigures;  // comm_run.h
 
 // One op as users see it (the `ops` entries of `simulate --json`).
 struct PlacedOp {
@@ -38,6 +41,9 @@ struct Timeline {
   std::vector<Tick> end;           // by OpId; -1 for ids the schedule does not use
   std::vector<Tick> stored_start;  // by OpId (-1 likewise) if a slot is compound or op_durations given, else empty
   Tick makespan = 0;
+  // What the communication did when the problem models it (comm_options.h;
+  // the makespan then includes the last transfer); null otherwise.
+  std::shared_ptr<const CommFigures> comms;
 
   bool Has(OpId id) const { return id >= 0 && id < static_cast<OpId>(end.size()) && end[id] >= 0; }
   // REQUIRES: 0 <= id < end.size(). -1 for ids the schedule does not use.

@@ -39,6 +39,7 @@ pyb::object MetricObject(const MetricInfo& metric, const Metrics& m, const Probl
 pyb::dict MetricDict(const Metrics& m, const Problem& p) {
   pyb::dict d;
   for (const MetricInfo& metric : MetricTable()) {
+    if (!MetricApplies(metric, m)) continue;
     if (metric.json_key != nullptr) d[metric.json_key] = MetricObject(metric, m, p, -1);
     if (metric.json_per_device_key != nullptr) d[metric.json_per_device_key] = MetricObject(metric, m, p, kEachDevice);
   }

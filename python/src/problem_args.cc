@@ -60,6 +60,11 @@ io::ProblemOptions ToOptions(const ProblemArgs& a) {
   if (!a.hidden.is_none()) o.hidden = IntText(a.hidden, "hidden");
   if (!a.microbatch_costs.is_none())
     o.microbatch_costs = Values(a.microbatch_costs, "microbatch_costs", "a list of int");
+  if (!a.comms.is_none()) o.comms = TextArg(a.comms, "comms");
+  if (!a.link_latency.is_none()) o.link_latency = IntText(a.link_latency, "link_latency");
+  if (!a.link_bandwidth.is_none()) o.link_bandwidth = IntText(a.link_bandwidth, "link_bandwidth");
+  if (!a.link_concurrency.is_none()) o.link_concurrency = IntText(a.link_concurrency, "link_concurrency");
+  if (!a.link_bytes.is_none()) o.link_bytes = Values(a.link_bytes, "link_bytes", "int, str or a list of int");
   return o;
 }
 

@@ -18,6 +18,10 @@ struct ProblemArgs {
   // Sequence slices (simulate only; None = not given).
   pybind11::object slices = pybind11::none(), slice_costs = pybind11::none(), seq_len = pybind11::none(),
                    hidden = pybind11::none(), microbatch_costs = pybind11::none();
+  // Communication as ops (docs/comms.md), simulate's keywords only: comms =
+  // "pytorch", "pytorch-deferred" or "adjacent", and the link.
+  pybind11::object comms = pybind11::none(), link_latency = pybind11::none(), link_bandwidth = pybind11::none(),
+                   link_concurrency = pybind11::none(), link_bytes = pybind11::none();
   // True iff P, M or chunks was given (not None).
   bool shape_given() const;
 };

@@ -1,5 +1,6 @@
 #include "repr.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <optional>
 #include <string>
@@ -86,6 +87,8 @@ std::string RunsHtmlTable(const std::vector<render::RunInput>& runs) {
   auto text = [](const std::optional<Rational>& v) { return v ? v->ToText() : std::string("-"); };
   for (const MetricInfo& metric : MetricTable()) {
     if (std::string_view(metric.name) == "peak_sets") continue;
+    if (std::none_of(runs.begin(), runs.end(), [&](const render::RunInput& r) { return MetricApplies(metric, *r.metrics); }))
+      continue;
     row(metric.name, [&](const Timeline& t, const Metrics& m) { return text(metric.value(m, t.problem, -1)); });
     if (!metric.per_device) continue;
     row(std::string(metric.name) + " per device", [&](const Timeline& t, const Metrics& m) {

@@ -106,22 +106,33 @@ void BindSimulate(pyb::module_& m) {
          pyb::object comm, pyb::object hold, pyb::object cost_file, pyb::object memory_limit, pyb::object cost_per,
          pyb::object schedule_file, pyb::object model, pyb::object layout, pyb::object slices,
          pyb::object slice_costs, pyb::object seq_len, pyb::object hidden, pyb::object placement,
-         pyb::object microbatch_costs) {
+         pyb::object microbatch_costs, pyb::object comms, pyb::object link_latency, pyb::object link_bandwidth,
+         pyb::object link_concurrency, pyb::object link_bytes) {
         ProblemArgs args{P, M, chunks, costs, comm, hold, cost_file, memory_limit, cost_per, model, layout};
         args.slices = slices;
         args.slice_costs = slice_costs;
         args.seq_len = seq_len;
         args.hidden = hidden;
         args.microbatch_costs = microbatch_costs;
+        args.comms = comms;
+        args.link_latency = link_latency;
+        args.link_bandwidth = link_bandwidth;
+        args.link_concurrency = link_concurrency;
+        args.link_bytes = link_bytes;
         return SimulateNamed(schedule, args, schedule_file, placement);
       },
       pyb::arg("schedule") = "1f1b", PPSIM_PROBLEM_KWARGS, pyb::arg("schedule_file") = pyb::none(),
       pyb::arg("model") = pyb::none(), pyb::arg("layout") = pyb::none(), pyb::arg("slices") = pyb::none(),
       pyb::arg("slice_costs") = pyb::none(), pyb::arg("seq_len") = pyb::none(), pyb::arg("hidden") = pyb::none(),
       pyb::arg("placement") = pyb::none(), pyb::arg("microbatch_costs") = pyb::none(),
+      pyb::arg("comms") = pyb::none(), pyb::arg("link_latency") = pyb::none(),
+      pyb::arg("link_bandwidth") = pyb::none(), pyb::arg("link_concurrency") = pyb::none(),
+      pyb::arg("link_bytes") = pyb::none(),
       "Generate and place a schedule (`ppsim simulate`); returns a Timeline. model= (a model file, docs/costs.md) "
       "with layout= (a Megatron layout string) sets each stage's costs and bytes to its layers' sums; slices= "
-      "cuts each microbatch into sequence slices (seq1f1b; docs/semantics.md).");
+      "cuts each microbatch into sequence slices (seq1f1b; docs/semantics.md); comms= (pytorch, "
+      "pytorch-deferred, adjacent) with link_latency=, link_bandwidth=, link_bytes=, link_concurrency= places "
+      "communication as SEND/RECV ops (docs/comms.md).");
   m.def(
       "simulate_pytorch",
       [](pyb::object order, pyb::object P, pyb::object M, pyb::object chunks, pyb::object costs,

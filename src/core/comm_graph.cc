@@ -190,21 +190,22 @@ class Builder {
     return Error::Ok();
   }
 
-  // Each device's point-to-point ops with one peer, in its posting order:
-  // the k-th waits for the (k - concurrency)-th to complete (its slot).
+  // Each device's point-to-point stream, in its posting order: a pending
+  // RECV holds back every later call on it, SENDs included (an isend is
+  // handed over and the stream goes on). With `concurrency` c a call waits
+  // for the c-th latest RECV posted before it on its device to complete.
   void Channels() {
-    if (model_.concurrency == 0) return;  // unlimited: no slot to wait for
+    if (model_.concurrency == 0) return;  // unlimited: nothing waits
     const size_t n = static_cast<size_t>(model_.concurrency);
-    std::unordered_map<std::int64_t, std::vector<std::int32_t>> posted;  // (d, peer) -> its transfers so far
+    std::vector<std::vector<std::int32_t>> recvs(problem_.P);  // per device, its RECVs so far
     for (size_t a = 0; a < g_.actions.size(); ++a) {
       const ActionInfo& info = g_.actions[a];
       if (info.transfer < 0) continue;
       TransferInfo& t = g_.transfers[info.transfer];
       const bool send = t.send == static_cast<Node>(a);
-      const int peer = send ? t.t.dst : t.t.src;
-      std::vector<std::int32_t>& list = posted[std::int64_t{info.device} * problem_.P + peer];
+      std::vector<std::int32_t>& list = recvs[info.device];
       if (list.size() >= n) (send ? t.prev_at_src : t.prev_at_dst) = list[list.size() - n];
-      list.push_back(info.transfer);
+      if (!send) list.push_back(info.transfer);
     }
   }
 

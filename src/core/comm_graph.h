@@ -33,8 +33,8 @@ struct ActionInfo {
 struct TransferInfo {
   Transfer t;
   Node send = -1, recv = -1;               // action nodes
-  // The transfer whose slot it takes on each side (posted `concurrency`
-  // calls before it with the same peer), or -1.
+  // The RECV transfer each side's call waits for (comm_model.h's stream
+  // rule), or -1.
   std::int32_t prev_at_src = -1, prev_at_dst = -1;
   Node producer = -1;                      // the compute action whose output it carries
 };

@@ -31,6 +31,23 @@ std::int64_t CommProgram::action_count() const {
   return n;
 }
 
+const char* CommOrderName(CommOrder order) {
+  switch (order) {
+    case CommOrder::kNone: return "none";
+    case CommOrder::kPytorch: return "pytorch";
+    case CommOrder::kPytorchDeferred: return "pytorch-deferred";
+    case CommOrder::kAdjacent: return "adjacent";
+  }
+  return "none";
+}
+
+Tick CommModel::SizeTicks(std::int64_t bytes) const {
+  if (bandwidth <= 0 || bytes <= 0) return 0;
+  const __int128 scaled = static_cast<__int128>(bytes) * time_scale;
+  const __int128 ticks = (scaled + bandwidth - 1) / bandwidth;
+  return ticks > kMaxWork ? kMaxWork + 1 : static_cast<Tick>(ticks);  // over: RunComms refuses the run
+}
+
 std::int64_t CommModel::BytesAt(int boundary) const {
   if (transfer_bytes.empty()) return 0;
   return transfer_bytes.size() == 1 ? transfer_bytes[0] : transfer_bytes[boundary];
@@ -38,11 +55,11 @@ std::int64_t CommModel::BytesAt(int boundary) const {
 
 Error ValidateCommModel(const CommModel& model, int stages) {
   if (model.latency < 0 || model.latency > kMaxCost)
-    return Error::Field(ErrorCode::kInvalidValue, "latency", " must be in [0, 2^40], got " + std::to_string(model.latency));
+    return Error::Field(ErrorCode::kInvalidValue, "link.latency", " must be in [0, 2^40], got " + std::to_string(model.latency));
   if (model.bandwidth < 0)
-    return Error::Field(ErrorCode::kInvalidValue, "bandwidth", " must be > 0, got " + std::to_string(model.bandwidth));
+    return Error::Field(ErrorCode::kInvalidValue, "link.bandwidth", " must be > 0, got " + std::to_string(model.bandwidth));
   if (model.concurrency < 0)
-    return Error::Field(ErrorCode::kInvalidValue, "concurrency",
+    return Error::Field(ErrorCode::kInvalidValue, "link.concurrency",
                         " must be ≥ 1 (0 = unlimited), got " + std::to_string(model.concurrency));
   if (model.unshard < 0 || model.unshard > kMaxCost)
     return Error::Field(ErrorCode::kInvalidValue, "unshard", " must be in [0, 2^40], got " + std::to_string(model.unshard));
@@ -51,12 +68,12 @@ Error ValidateCommModel(const CommModel& model, int stages) {
                         " must be in [0, 2^40], got " + std::to_string(model.reduce_grad));
   const size_t n = model.transfer_bytes.size();
   if (n > 1 && static_cast<int>(n) != stages - 1)
-    return Error::Field(ErrorCode::kInvalidValue, "transfer_bytes",
+    return Error::Field(ErrorCode::kInvalidValue, "link.bytes",
                         " needs one value or one per boundary (" + std::to_string(stages - 1) + "), got " +
                             std::to_string(n));
   for (size_t i = 0; i < n; ++i)
     if (model.transfer_bytes[i] < 0 || model.transfer_bytes[i] > kMaxBytes)
-      return Error::Field(ErrorCode::kInvalidValue, "transfer_bytes[" + std::to_string(i) + "]",
+      return Error::Field(ErrorCode::kInvalidValue, "link.bytes[" + std::to_string(i) + "]",
                           " must be in [0, 64 GiB], got " + std::to_string(model.transfer_bytes[i]));
   return Error::Ok();
 }

@@ -65,11 +65,7 @@ class Runner {
   }
 
  private:
-  Tick TransferTicks(const Transfer& t) {
-    Tick size = 0;
-    if (model_.bandwidth > 0) size = t.bytes / model_.bandwidth + (t.bytes % model_.bandwidth != 0);
-    return model_.latency + size;
-  }
+  Tick TransferTicks(const Transfer& t) const { return model_.latency + model_.SizeTicks(t.bytes); }
 
   Tick Add(Tick a, Tick b) {
     const std::optional<Tick> s = CheckedAdd(a, b);
@@ -155,10 +151,9 @@ class Runner {
   Tick CollectiveTicks(const Collective& c) const {
     const Tick given = c.kind == CommKind::kUnshard ? model_.unshard : model_.reduce_grad;
     if (given > 0 || model_.bandwidth == 0) return given;
-    const std::int64_t bytes = problem_.memory.param_bytes.empty() ? 0
-                               : problem_.memory.param_bytes.size() == 1 ? problem_.memory.param_bytes[0]
-                                                                         : problem_.memory.param_bytes[c.stage];
-    return bytes / model_.bandwidth + (bytes % model_.bandwidth != 0);
+    const std::vector<std::int64_t>& params = problem_.memory.param_bytes;
+    if (params.empty()) return 0;
+    return model_.SizeTicks(params.size() == 1 ? params[0] : params[c.stage]);
   }
 
   std::string Deadlock() const;

@@ -178,6 +178,14 @@ Error ScaleCosts(Problem& p, std::int64_t k, bool split) {
                                             " ticks per unit exceeds the limit " + std::to_string(kMaxCost) + " ticks");
     hop *= k;
   }
+  for (Tick* t : {&p.comms.latency, &p.comms.unshard, &p.comms.reduce_grad}) {
+    if (static_cast<__int128>(*t) * k > kMaxCost)
+      return Fail(ErrorCode::kTooLarge, "a link or collective time of " + std::to_string(*t) + " at " +
+                                            std::to_string(k) + " ticks per unit exceeds the limit " +
+                                            std::to_string(kMaxCost) + " ticks");
+    *t *= k;
+  }
+  p.comms.time_scale = k;
   p.ticks_per_unit = k;
   return Error::Ok();
 }

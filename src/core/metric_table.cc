@@ -22,6 +22,12 @@ int WidestDevice(const Metrics& m) {
       widest = d;
   return widest;
 }
+std::int64_t PerDeviceOrSum(const std::vector<Tick>& v, int device) {
+  if (device >= 0) return v.empty() ? 0 : v.at(device);
+  std::int64_t sum = 0;
+  for (Tick x : v) sum += x;
+  return sum;
+}
 std::int64_t Sets(const Metrics& m, int device) {
   return device < 0 ? m.activations.peak : m.activations.peak_per_device[device];
 }
@@ -76,6 +82,33 @@ const std::vector<MetricInfo>& Table() {
            for (std::int64_t v : m.resident_peak_per_device) most = std::max(most, v);
          return Rational::Of(most, ChunksPerStage(p));
        }},
+      // Communication as ops (docs/comms.md): written and compared only for
+      // runs that model it (MetricApplies); 0 for a run that does not.
+      {"comm_time",
+       "with communication modelled: the transfers' durations, each once; comm_time(X, d): those device d sends or "
+       "receives",
+       true, "comm_time", "comm_time_per_device", kInteger,
+       [](const Metrics& m, const Problem&, int d) {
+         return Whole(d < 0 ? m.comm_time : m.comm_time_per_device.empty() ? 0 : m.comm_time_per_device.at(d));
+       }},
+      {"exposed_comm",
+       "with communication modelled: ticks the compute streams wait on a transfer or collective after its producer "
+       "ended, summed; exposed_comm(X, d): device d's",
+       true, "exposed_comm", "exposed_comm_per_device", kInteger,
+       [](const Metrics& m, const Problem&, int d) { return Whole(PerDeviceOrSum(m.exposed_comm_per_device, d)); }},
+      {"peak_send_bytes",
+       "with communication modelled: the most bytes of send buffers one device holds at once; peak_send_bytes(X, d): "
+       "device d's",
+       true, "peak_send_bytes", "peak_send_bytes_per_device", kInteger,
+       [](const Metrics& m, const Problem&, int d) -> std::optional<Rational> {
+         std::int64_t most = 0;
+         if (d >= 0) return Whole(m.peak_send_bytes_per_device.empty() ? 0 : m.peak_send_bytes_per_device.at(d));
+         for (std::int64_t v : m.peak_send_bytes_per_device) most = std::max(most, v);
+         return Whole(most);
+       }},
+      {"link_utilisation", "with communication modelled: the busiest directed link's busy time / makespan", false,
+       "link_utilisation", nullptr, kDouble,
+       [](const Metrics& m, const Problem&, int) { return Quotient(m.busiest_link, m.makespan); }},
   };
   return table;
 }
@@ -83,6 +116,14 @@ const std::vector<MetricInfo>& Table() {
 }  // namespace
 
 const std::vector<MetricInfo>& MetricTable() { return Table(); }
+
+bool MetricApplies(const MetricInfo& metric, const Metrics& metrics) {
+  static const std::string_view kComms[] = {"comm_time", "exposed_comm", "peak_send_bytes", "link_utilisation"};
+  if (metrics.comms) return true;
+  for (std::string_view name : kComms)
+    if (name == metric.name) return false;
+  return true;
+}
 
 JsonNumber MetricJsonValue(const MetricInfo& metric, const Metrics& m, const Problem& p, int device) {
   const std::optional<Rational> v = metric.value(m, p, device);

@@ -4,6 +4,7 @@
 
 #include "device_walk.h"
 #include "fast_div.h"
+#include "ppsim/comm_run.h"
 #include "ppsim/metric_table.h"
 
 namespace ppsim {
@@ -46,6 +47,18 @@ class Rows {
 
 }  // namespace
 
+// The communication's figures (comm_run.h) as metrics.
+void AddCommFigures(const CommFigures& c, int P, Metrics& m) {
+  m.comms = true;
+  for (const Transfer& x : c.transfers) m.comm_time += x.end - x.start;
+  for (int d = 0; d < P; ++d) {
+    m.comm_time_per_device.push_back(c.devices[d].comm_time);
+    m.exposed_comm_per_device.push_back(c.devices[d].exposed);
+    m.peak_send_bytes_per_device.push_back(c.devices[d].peak_send_bytes);
+  }
+  for (const LinkUse& l : c.links) m.busiest_link = std::max(m.busiest_link, l.busy);
+}
+
 Metrics Measure(const Timeline& t, const MeasureOptions& options) {
   const Problem& p = t.problem;
   Metrics m;
@@ -82,6 +95,7 @@ Metrics Measure(const Timeline& t, const MeasureOptions& options) {
   m.resident_peak_per_device = p.hold == HoldMode::kResident
                                    ? m.activations.peak_per_device
                                    : MeasureActivations(t, HoldMode::kResident, false).peak_per_device;
+  if (t.comms) AddCommFigures(*t.comms, p.P, m);
   return m;
 }
 

@@ -177,6 +177,13 @@ Error ValidateProblem(const Problem& p) {
         return bad("comm hop " + std::to_string(i) + " must be in [0, " + std::to_string(kMaxCost) + "], got " +
                    std::to_string(p.comm_hops[i]));
   }
+  if (p.comms.enabled()) {
+    if (Error e = ValidateCommModel(p.comms, S); !e.ok()) return e;
+    if (p.slices != 1 || !p.microbatch_weights.empty())
+      return Error::Field(ErrorCode::kPrecondition, "comms",
+                          ": communication as ops does not model sequence slices or per-microbatch costs yet "
+                          "(docs/comms.md); drop one");
+  }
   if (!p.op_durations.empty()) {
     if (static_cast<std::int64_t>(p.op_durations.size()) != p.Space().size())
       return bad("op durations: " + std::to_string(p.op_durations.size()) + " values given, need one per op id (" +

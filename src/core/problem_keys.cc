@@ -140,6 +140,23 @@ const std::vector<ProblemKey>& Table() {
       {"memory.limit", K::kInt, 0, kMaxMemoryLimit, true, "", "0 (none)",
        "device memory limit in bytes: the first tick over it is reported",
        [](const KeyValue& v, Problem& p) { p.memory.limit = v.ints[0]; }},
+      {"comms", K::kWord, 0, 0, false, "none, pytorch, pytorch-deferred, adjacent", "none",
+       "communication as SEND/RECV ops lowered by this rule (docs/comms.md); none = the comm latency model",
+       [](const KeyValue& v, Problem& p) {
+         for (CommOrder o : {CommOrder::kNone, CommOrder::kPytorch, CommOrder::kPytorchDeferred, CommOrder::kAdjacent})
+           if (v.text == CommOrderName(o)) p.comms.order = o;
+       }},
+      {"link.latency", K::kInt, 0, kMaxCost, true, "", "0", "with comms: each transfer's latency, in cost units",
+       [](const KeyValue& v, Problem& p) { p.comms.latency = v.ints[0]; }},
+      {"link.bandwidth", K::kInt, 1, kMaxBytes, true, "", "none",
+       "with comms: bytes a directed link carries per cost unit (none: no size term)",
+       [](const KeyValue& v, Problem& p) { p.comms.bandwidth = v.ints[0]; }},
+      {"link.concurrency", K::kInt, 0, 1024, false, "", "1",
+       "with comms: calls one device has in flight with one peer, in posting order (0 = unlimited)",
+       [](const KeyValue& v, Problem& p) { p.comms.concurrency = static_cast<int>(v.ints[0]); }},
+      {"link.bytes", K::kIntOrList, 0, kMaxBytes, true, "", "0",
+       "with comms: bytes of one transfer; a list: one per stage boundary",
+       [](const KeyValue& v, Problem& p) { p.comms.transfer_bytes = v.ints; }},
   };
   return table;
 }

@@ -1,5 +1,6 @@
 #include "ppsim/simulate.h"
 
+#include "ppsim/comm_lowering.h"
 #include "ppsim/cost_scale.h"
 #include "ppsim/generators.h"
 #include "ppsim/placement.h"
@@ -15,7 +16,7 @@ Result<Timeline> Simulate(std::string_view schedule, Problem problem) {
   }
   Result<Schedule> s = Generate(schedule, problem);
   if (!s.ok()) return s.error();
-  return Place(problem, std::move(*s));
+  return PlaceRun(problem, std::move(*s));
 }
 
 Error ScaleRuns(const std::vector<std::string>& schedules, std::vector<Problem>& problems, int* failed) {

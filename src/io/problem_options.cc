@@ -44,7 +44,12 @@ Result<Problem> ToProblem(const ProblemOptions& o) {
                            {"slice_costs", &o.slice_costs},
                            {"seq_len", &o.seq_len},
                            {"hidden", &o.hidden},
-                           {"microbatch_costs", &o.microbatch_costs}})
+                           {"microbatch_costs", &o.microbatch_costs},
+                           {"comms", &o.comms},
+                           {"link.latency", &o.link_latency},
+                           {"link.bandwidth", &o.link_bandwidth},
+                           {"link.concurrency", &o.link_concurrency},
+                           {"link.bytes", &o.link_bytes}})
     if (!text->empty())
       if (Error e = set(key, *text); !e.ok()) return e;
   p.overlap = !o.no_overlap;

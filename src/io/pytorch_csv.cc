@@ -8,6 +8,7 @@
 #include <string>
 
 #include "pytorch_comms_check.h"
+#include "ppsim/io/pytorch_program.h"
 #include "schedule_shape.h"
 #include "ppsim/problem.h"
 
@@ -288,7 +289,9 @@ Result<ImportedSchedule> ScheduleFromPytorchCsv(const PytorchCsv& csv, const std
       rows[d].push_back(slot);
     }
   }
-  return io::BuildImportedSchedule(source, rows, split);
+  Result<ImportedSchedule> imported = io::BuildImportedSchedule(source, rows, split);
+  if (imported) imported->comms = ProgramFromCsv(csv, imported->schedule);
+  return imported;
 }
 
 Result<PytorchCsv> PytorchCsvFromSchedule(const Schedule& schedule) {

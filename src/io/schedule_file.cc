@@ -1,9 +1,12 @@
 #include "ppsim/io/schedule_file.h"
 
 #include <cctype>
+#include <memory>
 
 #include "ppsim/io/atomic_file.h"
 #include "ppsim/io/pytorch_lowering.h"
+#include "ppsim/comm_lowering.h"
+#include "ppsim/comm_run.h"
 #include "ppsim/cost_scale.h"
 #include "ppsim/placement.h"
 #include "ppsim/io/pytorch_csv.h"
@@ -23,6 +26,21 @@ Result<ImportedSchedule> ReadScheduleFile(const std::string& path) {
   if (!text) return text.error();
   return IsPytorchCsvPath(path) ? ReadPytorchCsv(*text, path) : ReadScheduleText(*text, path);
 }
+
+namespace {
+
+// A file's own SEND/RECV when comms are modelled; else its compute order,
+// lowered by the problem's rule when comms are on (PlaceRun).
+Result<Timeline> SimulateWithComms(const Problem& p, ImportedSchedule imported) {
+  if (!p.comms.enabled() || !imported.comms) return PlaceRun(p, std::move(imported.schedule));
+  Result<CommRun> run = RunComms(p, imported.schedule, *imported.comms, p.comms);
+  if (!run) return run.error();
+  Timeline t = std::move(run->timeline);
+  t.comms = std::make_shared<const CommFigures>(std::move(static_cast<CommFigures&>(*run)));
+  return t;
+}
+
+}  // namespace
 
 Result<Timeline> SimulateImported(ImportedSchedule imported, const Problem& flags, bool shape_given,
                                   const std::string& source) {
@@ -49,7 +67,7 @@ Result<Timeline> SimulateImported(ImportedSchedule imported, const Problem& flag
   if (!k) return k.error();
   e = ScaleCosts(p, *k, split);
   if (e.code != ErrorCode::kOk) return e;
-  Result<Timeline> t = Place(p, std::move(imported.schedule));
+  Result<Timeline> t = SimulateWithComms(p, std::move(imported));
   if (!t) return t.error().At(source);
   return t;
 }

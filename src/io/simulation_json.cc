@@ -111,6 +111,7 @@ void Number(JsonOut& out, const JsonNumber& v) {
 // there is a field here.
 void MetricFields(std::vector<Field>& fields, const Metrics& m, const Problem& p) {
   for (const MetricInfo& metric : MetricTable()) {
+    if (!MetricApplies(metric, m)) continue;
     if (metric.json_key != nullptr)
       fields.push_back({metric.json_key, [&](JsonOut& o) { Number(o, MetricJsonValue(metric, m, p, -1)); }});
     if (metric.json_per_device_key != nullptr)

@@ -28,6 +28,23 @@ std::string CriticalPathText(const Timeline& t) {
 
 namespace {
 
+// With communication as ops (docs/comms.md): the rule, the link, and what
+// it cost, from the metric table.
+std::string CommLines(const Timeline& t, const Metrics& m) {
+  const CommModel& c = t.problem.comms;
+  std::string s = "comms " + std::string(CommOrderName(c.order)) + ": link latency " + std::to_string(c.latency) +
+                  " ticks, " + (c.bandwidth > 0 ? std::to_string(c.bandwidth) + " bytes a unit" : "no size term") +
+                  ", " + (c.concurrency == 0 ? std::string("any number") : std::to_string(c.concurrency)) +
+                  " RECV in flight a device\n";
+  auto value = [&](const char* name, int d) { return FindMetric(name)->value(m, t.problem, d)->ToText(); };
+  for (const char* name : {"comm_time", "exposed_comm", "peak_send_bytes"}) {
+    s += std::string(name) + " " + value(name, -1) + " (per device";
+    for (int d = 0; d < t.problem.P; ++d) s += " " + value(name, d);
+    s += ")  ";
+  }
+  return s + "link_utilisation " + value("link_utilisation", -1) + "\n";
+}
+
 // The summary's lines, unwrapped.
 std::string SummaryLines(const Timeline& t, const Metrics& m) {
   std::string s;
@@ -53,6 +70,7 @@ std::string SummaryLines(const Timeline& t, const Metrics& m) {
            std::to_string(bytes.first_tick) + " on device " + std::to_string(bytes.first_device) + " (" +
            std::to_string(bytes.bytes_at_first) + " bytes)\n";
   }
+  if (m.comms) s += CommLines(t, m);
   return s;
 }
 

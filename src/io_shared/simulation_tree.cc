@@ -34,6 +34,7 @@ json Number(const JsonNumber& v) {
 
 void AddMetricsJson(const Metrics& m, const Problem& p, json& into) {
   for (const MetricInfo& metric : MetricTable()) {
+    if (!MetricApplies(metric, m)) continue;
     if (metric.json_key != nullptr) into[metric.json_key] = Number(MetricJsonValue(metric, m, p, -1));
     if (metric.json_per_device_key != nullptr) {
       json list = json::array();

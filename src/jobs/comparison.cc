@@ -89,6 +89,7 @@ std::string ComparisonText(const std::vector<ComparedRun>& rows, int columns) {
   // value printed the one way with its closed form beside it where one
   // applies; a per-device metric adds a row of its devices' values.
   for (const MetricInfo& metric : MetricTable()) {
+    if (std::none_of(rows.begin(), rows.end(), [&](const Row& r) { return MetricApplies(metric, r.metrics); })) continue;
     line(metric.name, [&](const Row& r) { return Value(r, metric, -1) + Beside(r, metric.name); });
     if (!metric.per_device) continue;
     line(std::string(metric.name) + " per device", [&](const Row& r) {

@@ -250,6 +250,7 @@ TEST(CompareCli, ListsEveryMetricOfTheTable) {
   auto run = RunPpsim("compare -s gpipe,1f1b -P 4 -M 6");
   ASSERT_EQ(run.exit_code, 0) << run.err;
   for (const MetricInfo& m : MetricTable()) {
+    if (!MetricApplies(m, Metrics{})) continue;  // comm metrics: only for runs with --comms (CommsCli)
     EXPECT_NE(run.out.find("\n" + std::string(m.name) + " "), std::string::npos) << m.name << "\n" << run.out;
   }
   // A row's cells, "|"-separated: columns are two or more spaces apart.
@@ -274,6 +275,7 @@ TEST(CompareCli, ListsEveryMetricOfTheTable) {
   auto json = RunPpsim("compare -s gpipe,1f1b -P 4 -M 6 --json");
   const auto runs = nlohmann::json::parse(json.out)["runs"];
   for (const MetricInfo& m : MetricTable()) {
+    if (!MetricApplies(m, Metrics{})) continue;  // comm metrics: only for runs with --comms (CommsCli)
     if (m.json_key != nullptr) {
       EXPECT_TRUE(runs[0].contains(m.json_key)) << m.json_key;
     }
@@ -328,6 +330,7 @@ TEST(CompareCli, CostPerChunkKeepsCostsAsGiven) {
 TEST(SimulateCli, JsonCarriesEveryMetricOfTheTable) {
   const nlohmann::json j = SimulateJson("-s interleaved --chunks 2 -P 4 -M 8");
   for (const MetricInfo& m : MetricTable()) {
+    if (!MetricApplies(m, Metrics{})) continue;  // comm metrics: only for runs with --comms (CommsCli)
     for (const char* key : {m.json_key, m.json_per_device_key}) {
       if (key == nullptr) continue;
       EXPECT_TRUE(j.contains(key)) << key;

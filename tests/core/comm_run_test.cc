@@ -88,12 +88,11 @@ TEST(CommRun, TransferTakesLatencyPlusBytesOverBandwidth) {
   EXPECT_EQ(run->links[0].busy, 4);
 }
 
-// GPipe, P = 2, M = 2, latency 5, device 1 posting both RECV_Fs first. In
-// the sender's order, one call at a time per peer: F1's transfer waits for
-// F0's, [6, 11), though F1@s0 ended at 2; two at a time, [2, 7). In the
-// reverse order, one at a time can never start: each side's first call is
-// the other side's second (NCCL hangs the same way).
-TEST(CommRun, PostingOrderBlocksOneAtATime) {
+// GPipe, P = 2, M = 2, latency 5, device 1 posting both RECV_Fs first. On
+// its one stream a pending RECV holds back the next: F1's transfer waits
+// for F0's, [6, 11), though F1@s0 ended at 2; two at a time, [2, 7). Posted
+// in the reverse order, F0's waits behind F1's: F0@s1 starts at 12, not 6.
+TEST(CommRun, APendingRecvHoldsBackTheNext) {
   Problem p;
   p.P = 2;
   p.M = 2;
@@ -101,7 +100,7 @@ TEST(CommRun, PostingOrderBlocksOneAtATime) {
   ASSERT_TRUE(s);
   CommProgram eager = LowerAdjacent(p, *s);
   eager.devices[1] = Eager(eager).devices[1];  // device 1 has no RECV_B
-  const OpId f1s1 = s->space.Id(OpKind::kF, 1, 1);
+  const OpId f0s1 = s->space.Id(OpKind::kF, 0, 1), f1s1 = s->space.Id(OpKind::kF, 1, 1);
   CommModel model;
   model.latency = 5;
   Result<CommRun> one = RunComms(p, *s, eager, model);
@@ -114,12 +113,33 @@ TEST(CommRun, PostingOrderBlocksOneAtATime) {
 
   CommProgram reversed = eager;
   std::swap(reversed.devices[1][0], reversed.devices[1][1]);
-  EXPECT_TRUE(RunComms(p, *s, reversed, model));
+  two = RunComms(p, *s, reversed, model);
+  ASSERT_TRUE(two) << two.error().Text();
+  EXPECT_EQ(two->timeline.Start(f0s1), 6);
   model.concurrency = 1;
-  Result<CommRun> hung = RunComms(p, *s, reversed, model);
-  ASSERT_FALSE(hung);
-  EXPECT_EQ(hung.error().Text(),
-            "deadlock: RECV_F0@s1 queues behind RECV_F1@s1 on device 1; SEND_F1@s0 queues behind SEND_F0@s0 on device 0");
+  one = RunComms(p, *s, reversed, model);
+  ASSERT_TRUE(one) << one.error().Text();
+  EXPECT_EQ(one->timeline.Start(f0s1), 12);
+}
+
+// 1F1B, P = 2, M = 1, device 0 posting RECV_B0 first: its SEND_F0 waits
+// for a gradient that needs the forward it sends.
+TEST(CommRun, AnEarlyRecvCanHangItsOwnSend) {
+  Problem p;
+  p.P = 2;
+  p.M = 1;
+  Result<Schedule> s = Generate("1f1b", p);
+  ASSERT_TRUE(s);
+  CommProgram program = LowerAdjacent(p, *s);
+  program.devices[0] = Eager(program).devices[0];
+  Result<CommRun> run = RunComms(p, *s, program, CommModel{});
+  ASSERT_FALSE(run);
+  EXPECT_EQ(run.error().code, ErrorCode::kDeadlock);
+  EXPECT_EQ(run.error().Text(),
+            "deadlock: device 1 waits on RECV_F0@s1 before F0@s1; SEND_F0@s0 queues behind RECV_B0@s0 on device 0");
+  CommModel unlimited;
+  unlimited.concurrency = 0;
+  EXPECT_TRUE(RunComms(p, *s, program, unlimited));
 }
 
 // Blocking batches: device 0 waits for its gradient before it has sent the
@@ -167,7 +187,7 @@ TEST(CommRun, BadProgramsAreNamed) {
   EXPECT_EQ(run.error().Text(), "RECV_F0@s1 is on device 0, but stage 1 is computed on device 1");
   CommModel bad;
   bad.bandwidth = -1;
-  EXPECT_EQ(ValidateCommModel(bad, 2).Text(), "bandwidth must be > 0, got -1");
+  EXPECT_EQ(ValidateCommModel(bad, 2).Text(), "link.bandwidth must be > 0, got -1");
 }
 
 }  // namespace

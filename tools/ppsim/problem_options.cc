@@ -26,6 +26,14 @@ void AddProblemOptions(CLI::App& cmd, io::ProblemOptions& o) {
   cmd.add_option("--hidden", o.hidden, "hidden size, for --slice-costs causal");
   cmd.add_option("--microbatch-costs", o.microbatch_costs,
                  "each microbatch's cost as a multiple of its stage's, M values 1:3:2:1 (default 1 each)");
+  cmd.add_option("--comms", o.comms,
+                 "communication as SEND/RECV ops, lowered by: pytorch, pytorch-deferred, adjacent (docs/comms.md; "
+                 "default none: --comm's latency model)");
+  cmd.add_option("--link-latency", o.link_latency, "with --comms: each transfer's latency (default 0)");
+  cmd.add_option("--link-bandwidth", o.link_bandwidth, "with --comms: bytes a directed link carries per cost unit");
+  cmd.add_option("--link-concurrency", o.link_concurrency,
+                 "with --comms: RECVs a device may have pending before its next call waits (default 1; 0 = unlimited)");
+  cmd.add_option("--link-bytes", o.link_bytes, "with --comms: bytes of one transfer; per boundary b0:b1:... (S-1 values)");
   cmd.add_option("--hold", o.hold, "activation accounting: held = [F end, B start) (default), resident = [F start, B/W end)");
 }
 

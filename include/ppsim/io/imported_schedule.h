@@ -6,6 +6,9 @@
 // Costs, comm and hold are left at their defaults for the caller to set.
 #pragma once
 
+#include <optional>
+
+#include "ppsim/comm_model.h"
 #include "ppsim/problem.h"
 #include "ppsim/schedule.h"
 
@@ -14,6 +17,9 @@ namespace ppsim::io {
 struct ImportedSchedule {
   Problem problem;    // P, M, v, placement inferred; costs etc. default
   Schedule schedule;  // complete: passed CheckComplete for `problem`
+  // A PyTorch compute_comms file's own communication, in its order
+  // (pytorch_program.h); simulated as it stands when comms are modelled.
+  std::optional<CommProgram> comms;
 };
 
 }  // namespace ppsim::io

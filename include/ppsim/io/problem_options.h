@@ -28,6 +28,13 @@ struct ProblemOptions {
   // Sequence slices (slices.h): "" = the key's default.
   std::string slices, slice_costs, seq_len, hidden;
   std::string microbatch_costs;  // "" = 1 each; "w0:w1:..." M values
+  // Communication as ops (docs/comms.md): "" = off, or the keys comms,
+  // link.latency, link.bandwidth, link.concurrency, link.bytes.
+  std::string comms;
+  std::string link_latency;
+  std::string link_bandwidth;
+  std::string link_concurrency;
+  std::string link_bytes;
   // A model file (docs/costs.md) and a Megatron layout string (docs/layouts.md),
   // both or neither: the stages, v and per-stage costs summed from the
   // model's layers (io::ApplyModelLayout); then `cost` must be empty.

@@ -1,0 +1,43 @@
+// Lowerings: a schedule's compute order made into a program with
+// communication (comm_model.h), by the rule Problem::comms.order names.
+//
+// PyTorch's (_PipelineScheduleRuntime._prepare_schedule_with_comms, the
+// rule io/pytorch_lowering.h writes as PyTorch's CSV; both give PyTorch's
+// per-rank lists):
+//   1. per rank, UNSHARD/RESHARD around the stages it computes, at most 3
+//      unsharded (max_active_stages), evicted in ascending stage order;
+//   2. per rank, REDUCE_GRAD of a stage right after its M-th W or full B;
+//   3. across ranks, visited in order, each placing its next action once
+//      its input is received or local: a SEND right after the compute that
+//      produces it, and the matching RECV appended to the receiver's list at
+//      that moment. No comm between stages on one rank.
+// Deferred (PyTorch's defer_pp_recv): the same, then each RECV moved to just
+// before its consumer, except that the lower rank of a pair posts the RECVs
+// from its peer it has deferred before each SEND to that peer.
+#pragma once
+
+#include "ppsim/comm_model.h"
+#include "ppsim/error.h"
+#include "ppsim/problem.h"
+#include "ppsim/schedule.h"
+#include "ppsim/timeline.h"
+
+namespace ppsim {
+
+// kPrecondition for DualPipe's two pipelines (no PyTorch schedule has them);
+// kDeadlock when no rank can place its next action (PyTorch's "Malformed
+// compute schedule"), naming each rank's waiting action.
+Result<CommProgram> LowerPytorch(const Problem& problem, const Schedule& schedule);
+
+// `eager` (a LowerPytorch program) with its RECVs deferred, as above.
+CommProgram DeferRecvs(const Problem& problem, const Schedule& schedule, const CommProgram& eager);
+
+// By problem.comms.order (REQUIRES: enabled()).
+Result<CommProgram> LowerComms(const Problem& problem, const Schedule& schedule);
+
+// The schedule placed with its communication when problem.comms is
+// enabled (the timeline carries the comm figures, Timeline::comms), else
+// Place(): what Simulate() and every run use.
+Result<Timeline> PlaceRun(const Problem& problem, Schedule schedule);
+
+}  // namespace ppsim

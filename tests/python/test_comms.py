@@ -1,0 +1,30 @@
+# Communication as ops from Python: simulate(comms=..., link_...) is
+# `ppsim simulate --comms ... --json`, errors name the keyword.
+import json
+
+import pytest
+
+import ppsim
+from conftest import run_cli
+
+
+def test_is_the_cli_json():
+    args = dict(P=4, chunks=2, M=8, comms="pytorch", link_latency=1)
+    t = ppsim.simulate("interleaved", **args)
+    code, out, err = run_cli("simulate", "-s", "interleaved", "-P", "4", "--chunks", "2", "-M", "8",
+                             "--comms", "pytorch", "--link-latency", "1", "--json")
+    assert code == 0, err
+    cli = json.loads(out)
+    assert t.makespan == cli["makespan"]
+    assert list(t.exposed_comm_per_device) == cli["exposed_comm_per_device"]
+
+
+def test_deferring_recvs_closes_the_bubble():
+    eager = ppsim.simulate("interleaved", P=4, chunks=2, M=8, comms="pytorch")
+    deferred = ppsim.simulate("interleaved", P=4, chunks=2, M=8, comms="pytorch-deferred")
+    assert (eager.makespan, deferred.makespan) == (48, 38)
+
+
+def test_bad_link_value_names_the_keyword():
+    with pytest.raises(ppsim.Error, match="link_bandwidth must be ≥ 1, got 0"):
+        ppsim.simulate("1f1b", comms="pytorch", link_bandwidth=0)
