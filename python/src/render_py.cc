@@ -11,6 +11,8 @@
 #include "errors.h"
 #include "interrupt.h"
 #include "metrics_py.h"
+#include "ppsim/render/output_format.h"
+#include "ppsim/render/render_settings.h"
 #include "ppsim/scene/render_scene.h"
 
 namespace ppsim::py {
@@ -19,14 +21,26 @@ namespace {
 namespace pyb = pybind11;
 
 // "1280x720" or (1280, 720): a pair is written as the flag's text, so that
-// ParseFrameSize checks it as it checks the CLI's --size.
-std::pair<int, int> Size(const pyb::object& size) {
-  if (PyUnicode_Check(size.ptr())) return Unwrap(scene::ParseFrameSize(Utf8(size, "size"), "size"));
+// the settings table checks it as it checks the CLI's --size.
+std::string SizeText(const pyb::object& size) {
+  if (PyUnicode_Check(size.ptr())) return Utf8(size, "size");
   if ((!PyTuple_Check(size.ptr()) && !PyList_Check(size.ptr())) || pyb::len(size) != 2)
     WrongType("size", "\"WIDTHxHEIGHT\" or a (width, height) pair", size);
   const pyb::sequence pair = size.cast<pyb::sequence>();
-  const std::string text = IntText(pair[0], "size[0]") + "x" + IntText(pair[1], "size[1]");
-  return Unwrap(scene::ParseFrameSize(text, "size"));
+  return IntText(pair[0], "size[0]") + "x" + IntText(pair[1], "size[1]");
+}
+
+const std::string& RenderDoc() {
+  static const std::string doc =
+      "Check a scene's claims, then draw it (`ppsim render`): `out` is a path or a list of paths whose "
+      "extensions name the formats (" + render::PictureExtensions() + "). A false claim raises ppsim.Error "
+      "(code 11) and writes nothing. gauge: \"cluster\" (one gauge per run) or \"device\" (one per device); "
+      "\"\" is the scene's [render] gauge. Returns a RenderResult.";
+  return doc;
+}
+
+void Set(const char* name, const KeyValue& value, scene::SceneRenderOptions& o) {
+  Check(render::SetRenderSetting(name, value, o.settings));
 }
 
 pyb::list Outputs(const scene::SceneRenderReport& r) {
@@ -52,17 +66,24 @@ scene::SceneRenderOptions Options(const pyb::object& out, const pyb::object& siz
                                   const pyb::object& gauge) {
   scene::SceneRenderOptions o;
   o.outputs = PathListArg(out, "out");
-  if (!size.is_none()) o.size = Size(size);
-  // 0, None and "" are the scene's [render] value, else the CLI's default.
-  auto whole = [](const pyb::object& v, const char* keyword) { return v.is_none() ? 0 : IntArg(v, keyword); };
-  auto text = [](const pyb::object& v, const char* keyword) { return v.is_none() ? std::string() : TextArg(v, keyword); };
-  o.fps = whole(fps, "fps");
-  o.display_width = whole(display_width, "display_width");
-  o.text_columns = whole(width, "width");
-  if (!at_tick.is_none()) o.at_tick = TickArg(at_tick, "at_tick");
+  // Through render_settings.h's table, as the CLI's flags and a scene's
+  // [render]. 0, None and "" are the scene's [render] value, else the default.
+  if (!size.is_none()) Set("size", KeyValue::Other(SizeText(size)), o);
+  auto whole = [&](const pyb::object& v, const char* keyword) {
+    if (v.is_none()) return;
+    const int n = IntArg(v, keyword);
+    if (n != 0) Set(keyword, KeyValue::Int(n), o);
+  };
+  whole(fps, "fps");
+  whole(display_width, "display_width");
+  whole(width, "width");
+  if (!at_tick.is_none()) Set("at_tick", KeyValue::Int(TickArg(at_tick, "at_tick")), o);
+  if (!gauge.is_none()) {
+    const std::string g = TextArg(gauge, "gauge");
+    if (!g.empty()) Set("gauge", KeyValue::Other(g), o);
+  }
   o.animated = BoolArg(animated, "animated");
-  o.format = text(format, "format");
-  o.gauge = text(gauge, "gauge");
+  o.format = format.is_none() ? std::string() : TextArg(format, "format");
   return o;
 }
 
@@ -117,10 +138,7 @@ void BindRender(pyb::module_& m) {
       pyb::arg("scene"), pyb::arg("out"), pyb::arg("set") = pyb::none(), pyb::arg("size") = pyb::none(),
       pyb::arg("fps") = 0, pyb::arg("display_width") = 0, pyb::arg("width") = 0, pyb::arg("at_tick") = pyb::none(),
       pyb::arg("animated") = false, pyb::arg("format") = "", pyb::arg("gauge") = "",
-      "Check a scene's claims, then draw it (`ppsim render`): `out` is a path or a list of paths whose "
-      "extensions name the formats (.mp4 .webm .gif .svg .png .html). A false claim raises ppsim.Error "
-      "(code 11) and writes nothing. gauge: \"cluster\" (one gauge per run) or \"device\" (one per device); "
-      "\"\" is the scene's [render] gauge. Returns a RenderResult.");
+      RenderDoc().c_str());
 }
 
 }  // namespace ppsim::py

@@ -16,31 +16,6 @@
 #include "ppsim/render/video.h"
 
 namespace ppsim::render {
-namespace {
-
-struct Named {
-  const char* name;
-  const char* ext;
-  OutputFormat format;
-};
-constexpr Named kFormats[] = {
-    {"mp4", ".mp4", OutputFormat::kMp4},    {"webm", ".webm", OutputFormat::kWebm},
-    {"gif", ".gif", OutputFormat::kGif},    {"svg", ".svg", OutputFormat::kSvg},
-    {"png", ".png", OutputFormat::kPng},    {"html", ".html", OutputFormat::kHtml},
-    {"text", ".txt", OutputFormat::kText},
-};
-
-bool EndsWith(const std::string& s, const std::string& suffix) {
-  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
-std::string Known() {
-  std::string s;
-  for (const Named& n : kFormats) s += (s.empty() ? "" : ", ") + std::string(n.ext);
-  return s;
-}
-
-}  // namespace
 
 Error CheckRenderSize(const std::vector<Problem>& problems) {
   std::int64_t total = 0;  // each term ≤ 4096·64·2^20 = 2^38 (problem.h limits)
@@ -52,30 +27,6 @@ Error CheckRenderSize(const std::vector<Problem>& problems) {
                                         " a picture is drawn from; use smaller P or M (simulate handles more)");
 }
 
-Error StdoutNeedsText() {
-  return Error::Field(ErrorCode::kUsage, "format", " must be text to write to stdout");
-}
-
-Result<OutputFormat> FormatFor(const std::string& path, const std::string& format) {
-  if (!format.empty()) {
-    for (const Named& n : kFormats) {
-      if (format == n.name) return n.format;
-    }
-    std::string names;
-    for (const Named& n : kFormats) names += (names.empty() ? "" : ", ") + std::string(n.name);
-    return Error::Field(ErrorCode::kUnknownName, "format", ": unknown format \"" + format + "\" (known: " + names + ")");
-  }
-  if (path == "-") return StdoutNeedsText();
-  std::string lower = path;
-  std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
-  for (const Named& n : kFormats) {
-    if (EndsWith(lower, n.ext)) return n.format;
-  }
-  return Error::Field(ErrorCode::kUsage, "out",
-                      " " + path + ": cannot tell the format from the name (use " + Known() + ")");
-}
-
-bool IsVideo(OutputFormat f) { return f == OutputFormat::kMp4 || f == OutputFormat::kWebm || f == OutputFormat::kGif; }
 
 namespace {
 
@@ -92,7 +43,7 @@ Result<std::string> PaintStill(const DisplayList& list, const RenderOptions& opt
     case OutputFormat::kText:
       return PaintText(list, t, options.text_columns, options.text_color);
     default:
-      return Fail(ErrorCode::kUsage, "a video has no single picture: use .svg, .png, .html or text");
+      return Fail(ErrorCode::kUsage, "a video has no single picture: use " + OneFrameFormats());
   }
 }
 
@@ -194,7 +145,7 @@ Error Paint(const DisplayList& list, const std::string& path, const RenderOption
 }
 
 Result<std::string> RenderToBytes(const LayoutInput& input, const RenderOptions& options) {
-  if (IsVideo(options.format)) return Fail(ErrorCode::kUsage, "a video has no single picture: use .svg, .png, .html or text");
+  if (IsVideo(options.format)) return Fail(ErrorCode::kUsage, "a video has no single picture: use " + OneFrameFormats());
   Result<DisplayList> list = LayOut(input, options);
   if (!list.ok()) return list.error();
   return PaintStill(*list, options);

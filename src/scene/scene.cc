@@ -11,7 +11,7 @@
 #include "ppsim/cost_spec.h"
 #include "ppsim/generators.h"
 #include "ppsim/problem_keys.h"
-#include "ppsim/render_limits.h"
+#include "ppsim/render/render_settings.h"
 
 namespace ppsim::scene {
 namespace {
@@ -116,19 +116,6 @@ class SceneLoader {
     if (v < min) return Bad(ErrorCode::kInvalidValue, o, key + " must be ≥ " + std::to_string(min) + ", got " + std::to_string(v));
     if (v > max)
       return Bad(ErrorCode::kTooLarge, o, key + " = " + std::to_string(v) + " exceeds the limit " + std::to_string(max));
-    *out = v;
-    return true;
-  }
-  // A [render] setting in [min, max]: outside it is an invalid value either
-  // way (exit 3), as the same setting given as a flag or a Python argument
-  // (render.h, scene/render_scene.cc): "render.fps 1000 is outside 1..240".
-  bool RenderInt(const std::string& key, const toml::node& node, const Origin& o, std::int64_t min, std::int64_t max,
-                 std::int64_t* out) {
-    if (!node.is_integer()) return Bad(ErrorCode::kInvalidValue, o, key + " must be a whole number");
-    const std::int64_t v = node.as_integer()->get();
-    if (v < min || v > max)
-      return Bad(ErrorCode::kInvalidValue, o,
-                 key + " " + std::to_string(v) + " is outside " + std::to_string(min) + ".." + std::to_string(max));
     *out = v;
     return true;
   }
@@ -434,44 +421,33 @@ class SceneLoader {
     return true;
   }
 
-  // [render]: size = "WxH", fps, display_width, gauge; anything else is an error.
+  // [render]: the settings of render_settings.h's table that a scene takes;
+  // anything else is an error. Checked by the table, as the same setting
+  // given as a flag or a Python argument: "render.fps 1000 is outside 1..240".
   bool Render(const toml::node& node) {
     if (!node.is_table()) return Bad(ErrorCode::kInvalidValue, At(node), "render must be a table: [render]");
-    RenderSettings& r = scene_.render;
     for (auto&& [key, value] : *node.as_table()) {
       const std::string k(key.str());
-      std::int64_t v = 0;
-      if (k == "size") {
-        std::string text;
-        if (!String("render.size", value, At(value), &text)) return false;
-        int w = 0, h = 0;
-        const char* end = text.data() + text.size();
-        auto [p1, e1] = std::from_chars(text.data(), end, w);
-        auto [p2, e2] = p1 != end && (*p1 == 'x' || *p1 == 'X') ? std::from_chars(p1 + 1, end, h)
-                                                                  : std::from_chars_result{p1, std::errc::invalid_argument};
-        if (e1 != std::errc() || e2 != std::errc() || p2 != end || w < kMinFramePx || h < kMinFramePx || w > kMaxFramePx ||
-            h > kMaxFramePx) {
-          return Bad(ErrorCode::kInvalidValue, At(value),
-                     "render.size \"" + text + "\" must be WIDTHxHEIGHT, each " + FrameRangeText() + " (e.g. \"1920x1080\")");
-        }
-        r.width = w;
-        r.height = h;
-      } else if (k == "fps") {
-        if (!RenderInt("render.fps", value, At(value), kMinFps, kMaxFps, &v)) return false;
-        r.fps = static_cast<int>(v);
-      } else if (k == "gauge") {
-        std::string g;
-        if (!String("render.gauge", value, At(value), &g)) return false;
-        if (g != "fullest" && g != "cluster" && g != "device")
-          return Bad(ErrorCode::kInvalidValue, At(value),
-                     "render.gauge must be \"fullest\", \"cluster\" or \"device\", got \"" + g + "\"");
-        r.gauge = g == "device" ? GaugeScope::kDevice : g == "cluster" ? GaugeScope::kCluster : GaugeScope::kFullest;
-      } else if (k == "display_width") {
-        if (!RenderInt("render.display_width", value, At(value), kMinFramePx, kMaxFramePx, &v)) return false;
-        r.display_width = static_cast<int>(v);
-      } else {
+      const render::RenderSetting* row = render::FindRenderSetting(k);
+      if (!row || !row->in_scene) {
         return Bad(ErrorCode::kUnknownName, At(key),
-                   "unknown key '" + k + "' in [render] (known: size, fps, display_width, gauge)");
+                   "unknown key '" + k + "' in [render] (known: " + render::SceneRenderKeys() + ")");
+      }
+      if (row->type != render::SettingType::kInt && !value.is_string()) {
+        return Bad(ErrorCode::kInvalidValue, At(value), "render." + k + " must be a string");
+      }
+      KeyValue v;
+      if (value.is_integer()) {
+        v = KeyValue::Int(value.as_integer()->get());
+      } else if (value.is_string()) {
+        const std::string text = value.as_string()->get();
+        v = KeyValue::FromText(text);
+        if (v.kind != KeyValue::Kind::kWord) v = KeyValue::Other(text);  // "30" in quotes is not a number
+      } else {
+        v = KeyValue::Other(value.is_table() ? "a table" : value.is_array() ? "an array" : "this value");
+      }
+      if (Error e = render::SetRenderSetting(k, v, scene_.render); !e.ok()) {
+        return Bad(e.code, At(value), "render." + e.field + e.message);
       }
     }
     return true;

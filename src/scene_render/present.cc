@@ -36,25 +36,17 @@ Error FillWords(const Scene& scene, const std::vector<RunResult>& runs, render::
   return Error::Ok();
 }
 
-render::GaugeMode GaugeOf(GaugeScope scope) {
-  switch (scope) {
-    case GaugeScope::kCluster: return render::GaugeMode::kCluster;
-    case GaugeScope::kDevice: return render::GaugeMode::kDevice;
-    case GaugeScope::kFullest: break;
-  }
-  return render::GaugeMode::kFullest;
-}
 
 }  // namespace
 
 Result<render::LayoutInput> Present(const Scene& scene, const std::vector<RunResult>& runs) {
   render::LayoutInput input;
   if (Error e = FillWords(scene, runs, &input); e.code != ErrorCode::kOk) return e;
-  const RenderSettings& r = scene.render;  // checked when the scene was loaded
+  const render::RenderSettings& r = scene.render;  // checked when the scene was loaded
   input.width = r.width.value_or(input.width);
   input.height = r.height.value_or(input.height);
   input.display_width = r.display_width.value_or(0);
-  input.gauge = GaugeOf(r.gauge.value_or(GaugeScope::kFullest));
+  input.gauge = r.gauge.value_or(render::GaugeMode::kFullest);
   return input;
 }
 

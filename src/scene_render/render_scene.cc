@@ -13,37 +13,14 @@
 #include "ppsim/io/atomic_file.h"
 #include "ppsim/render/pacing.h"
 #include "ppsim/render/render.h"
-#include "ppsim/render_limits.h"
 #include "ppsim/scene/present.h"
 
 namespace ppsim::scene {
 namespace {
 
-Error RangeError(const std::string& field, long long value, const std::string& range) {
-  return Error::Field(ErrorCode::kInvalidValue, field, " " + std::to_string(value) + " is outside " + range);
-}
-
 Error CheckOptions(const SceneRenderOptions& o) {
-  if (o.fps != 0 && (o.fps < kMinFps || o.fps > kMaxFps)) return RangeError("fps", o.fps, FpsRangeText());
-  if (o.display_width != 0 && (o.display_width < kMinFramePx || o.display_width > kMaxFramePx)) {
-    return RangeError("display_width", o.display_width, FrameRangeText());
-  }
-  if (!o.gauge.empty() && o.gauge != "fullest" && o.gauge != "cluster" && o.gauge != "device") {
-    return Error::Field(ErrorCode::kInvalidValue, "gauge", " \"" + o.gauge + "\" is not one of fullest, cluster, device");
-  }
-  if (o.text_columns != 0 && (o.text_columns < 20 || o.text_columns > 100000)) {
-    return Error::Field(ErrorCode::kInvalidValue, "width",
-                        " " + std::to_string(o.text_columns) + " is outside 20..100000 (text columns)");
-  }
-  if (o.size) {
-    auto [w, h] = *o.size;
-    if (w < kMinFramePx || h < kMinFramePx || w > kMaxFramePx || h > kMaxFramePx) {
-      return Error::Field(ErrorCode::kInvalidValue, "size",
-                          " " + std::to_string(w) + "x" + std::to_string(h) + " is outside " + FrameRangeText() + " on a side");
-    }
-  }
   if (o.outputs.empty()) {
-    return Fail(ErrorCode::kUsage, "say where to write: an output (.mp4 .webm .gif .svg .png .html, or - with format text)");
+    return Fail(ErrorCode::kUsage, "say where to write: an output (" + render::PictureExtensions() + ", or - with format text)");
   }
   return Error::Ok();
 }
@@ -100,21 +77,6 @@ Error RefuseFalseClaims(const Scene& scene, const std::vector<RunResult>& runs,
   return Fail(ErrorCode::kClaimFalse, std::to_string(failed) + " claim(s) false in " + scene.path + ": nothing rendered");
 }
 
-}  // namespace
-
-Result<std::pair<int, int>> ParseFrameSize(const std::string& text, const std::string& field) {
-  int w = 0, h = 0;
-  char x = 0, extra = 0;
-  if (std::sscanf(text.c_str(), "%d%c%d%c", &w, &x, &h, &extra) != 3 || (x != 'x' && x != 'X') || w < 16 ||
-      h < kMinFramePx || w > kMaxFramePx || h > kMaxFramePx) {
-    return Error::Field(ErrorCode::kInvalidValue, field,
-                        " \"" + text + "\" must be WIDTHxHEIGHT, each " + FrameRangeText() + " (e.g. 1920x1080)");
-  }
-  return std::make_pair(w, h);
-}
-
-namespace {
-
 // Every output's format, known before any work is done.
 Result<std::vector<render::OutputFormat>> Formats(const SceneRenderOptions& o) {
   std::vector<render::OutputFormat> formats;
@@ -128,8 +90,8 @@ Result<std::vector<render::OutputFormat>> Formats(const SceneRenderOptions& o) {
     }
     Result<render::OutputFormat> f = render::FormatFor(out, o.outputs.size() == 1 ? o.format : "");
     if (!f) return f.error();
-    if (o.at_tick && render::IsVideo(*f)) {
-      return Error::Field(ErrorCode::kUsage, "at_tick", " picks one frame: use it with .png, .svg, .html or text");
+    if (o.settings.at_tick && render::IsVideo(*f)) {
+      return Error::Field(ErrorCode::kUsage, "at_tick", " picks one frame: use it with " + render::OneFrameFormats());
     }
     if (*f != render::OutputFormat::kText && out == "-") {
       return render::StdoutNeedsText();
@@ -162,9 +124,9 @@ Result<std::vector<RenderedOutput>> DrawAll(render::LayoutInput input, const std
     render::RenderOptions ro;
     ro.format = formats[i];
     ro.fps = fps;
-    ro.at_tick = o.at_tick;
+    ro.at_tick = o.settings.at_tick;
     ro.animated = o.animated;
-    ro.text_columns = o.text_columns;
+    ro.text_columns = o.settings.text_columns.value_or(0);
     ro.text_color = o.text_color && o.outputs[i] == "-";
     ro.progress = o.progress && render::IsVideo(formats[i]);
     ro.mp4 = o.mp4;
@@ -224,13 +186,12 @@ Result<SceneRenderReport> RenderScene(const std::string& scene_path, const std::
   report.closing = input->closing;
 
   // The options win over the scene's [render] table (which Present read).
-  if (o.size) std::tie(input->width, input->height) = *o.size;
-  if (o.display_width != 0) input->display_width = o.display_width;
-  if (!o.gauge.empty())
-    input->gauge = o.gauge == "device"    ? render::GaugeMode::kDevice
-                   : o.gauge == "cluster" ? render::GaugeMode::kCluster
-                                          : render::GaugeMode::kFullest;
-  const int fps = o.fps != 0 ? o.fps : scene->render.fps.value_or(30);
+  const render::RenderSettings& given = o.settings;
+  if (given.width) input->width = *given.width;
+  if (given.height) input->height = *given.height;
+  if (given.display_width) input->display_width = *given.display_width;
+  if (given.gauge) input->gauge = *given.gauge;
+  const int fps = given.fps.value_or(scene->render.fps.value_or(30));
   Result<std::vector<RenderedOutput>> drawn = DrawAll(std::move(*input), *formats, o, fps);
   if (!drawn) return drawn.error();
   report.outputs = std::move(*drawn);

@@ -223,7 +223,7 @@ TEST(SceneRender, SizeFpsAndDisplayWidthAreRead) {
   EXPECT_EQ(s->render.display_width, 760);
   Result<scene::Scene> device = scene::LoadSceneText(run + "[render]\ngauge = \"device\"\n", "s.toml");
   ASSERT_TRUE(device.ok()) << device.error().Text();
-  EXPECT_EQ(device->render.gauge, scene::GaugeScope::kDevice);
+  EXPECT_EQ(device->render.gauge, render::GaugeMode::kDevice);
   Result<scene::Scene> none = scene::LoadSceneText(run, "s.toml");
   ASSERT_TRUE(none.ok());
   EXPECT_FALSE(none->render.width.has_value());
@@ -246,7 +246,7 @@ TEST(SceneRender, BadValuesAndUnknownKeysNameThePosition) {
       {"size = \"12x720\"", ErrorCode::kInvalidValue, "s.toml:5:8: render.size \"12x720\" must be"},
       {"size = 1280", ErrorCode::kInvalidValue, "s.toml:5:8: render.size must be a string"},
       {"gauge = \"stage\"", ErrorCode::kInvalidValue,
-       "s.toml:5:9: render.gauge must be \"fullest\", \"cluster\" or \"device\", got \"stage\""},
+       "s.toml:5:9: render.gauge \"stage\" is not one of fullest, cluster, device"},
       {"gauge = 1", ErrorCode::kInvalidValue, "s.toml:5:9: render.gauge must be a string"},
       {"colour = \"red\"", ErrorCode::kUnknownName, "s.toml:5:1: unknown key 'colour' in [render] (known: size, fps"},
   };

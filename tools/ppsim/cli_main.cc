@@ -13,6 +13,7 @@
 #include <string_view>
 
 #include "command.h"
+#include "ppsim/render/output_format.h"
 #include "run_cli.h"
 
 namespace ppsim::cli {
@@ -45,13 +46,13 @@ int CheckStdout(int exit_code) {
   return exit_code == 0 ? ppsim::ExitCode(ppsim::ErrorCode::kIo) : exit_code;
 }
 
+std::string RenderSummary() {
+  return "check a scene's claims, then draw it: " + render::PictureExtensions() + ", or text (-o - --format text)";
+}
+
 // Listed in `ppsim --help` where `ppsim render` would be; `ppsim` hands
 // `render` to ppsim-render before parsing (main.cc, render_helper.cc).
-void AddRenderStub(CLI::App& app, int*) {
-  app.add_subcommand("render",
-                     "check a scene's claims, then draw it: .mp4 .webm .gif .svg .png .html, or text (-o - --format text)")
-      ->allow_extras();
-}
+void AddRenderStub(CLI::App& app, int*) { app.add_subcommand("render", RenderSummary())->allow_extras(); }
 
 int RunCli(int argc, char** argv, RenderCommand render) {
   CLI::App app{"ppsim — simulate, measure, check and draw pipeline-parallel training schedules"};

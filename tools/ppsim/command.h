@@ -28,6 +28,9 @@ std::vector<CommandEntry>& Commands();
 
 // render's place in `ppsim --help`, in both binaries (cmd_render.cc, cli_main.cc).
 inline constexpr int kRenderOrder = 50;
+// `render`'s line in `ppsim --help`, in both binaries (cli_main.cc): the
+// formats from render/output_format.h's table.
+std::string RenderSummary();
 
 struct CommandRegistrar {
   CommandRegistrar(int order, CommandSetup setup) { Commands().push_back({order, std::move(setup)}); }

@@ -12,18 +12,10 @@
 #include "ppsim/error.h"
 #include "ppsim/problem.h"
 #include "ppsim/render/layout.h"
+#include "ppsim/render/output_format.h"
 #include "ppsim/render/video.h"
 
 namespace ppsim::render {
-
-enum class OutputFormat { kMp4, kWebm, kGif, kSvg, kPng, kHtml, kText };
-
-// From the output's extension (.mp4 .webm .gif .svg .png .html .txt), or
-// `format` if given ("mp4", ..., "text"). "-" (stdout) needs a format.
-Result<OutputFormat> FormatFor(const std::string& path, const std::string& format);
-bool IsVideo(OutputFormat format);
-// The error for drawing anything but text to stdout (kUsage, naming "format").
-Error StdoutNeedsText();
 
 // The width a page or a video is laid out for unless told: a blog's text
 // column. A 1920x1080 video embedded there is shown at 0.4x; its text is

@@ -16,6 +16,7 @@
 
 #include "ppsim/error.h"
 #include "ppsim/op.h"
+#include "ppsim/render/render_settings.h"
 #include "ppsim/render/video.h"
 #include "ppsim/scene/scene.h"
 
@@ -24,12 +25,10 @@ namespace ppsim::scene {
 struct SceneRenderOptions {
   std::vector<std::string> outputs;  // paths; "-" (alone) is stdout
   std::string format;                // with one output: overrides its extension ("text", "svg", ...)
-  std::optional<std::pair<int, int>> size;  // else the scene's [render] size, else 1920x1080
-  int fps = 0;                       // 0: the scene's [render] fps, else 30
-  int display_width = 0;             // 0: the scene's [render] display_width, else the format's default
-  std::string gauge;                 // "fullest", "cluster" or "device"; "": the scene's [render] gauge, else fullest
-  int text_columns = 0;              // text: columns (0: 100)
-  std::optional<Tick> at_tick;       // still formats: this tick instead of the final frame
+  // size, fps, display_width, gauge, width (text columns), at_tick: each
+  // set through render::SetRenderSetting (render_settings.h), and winning
+  // over the scene's [render] table; the table's defaults fill the rest.
+  render::RenderSettings settings;
   bool animated = false;             // .svg: SMIL animation
   bool progress = false;             // videos: a progress line on stderr
   render::Mp4Coding mp4 = render::Mp4Coding::kSplice;  // .mp4: repeats spliced in, or every frame encoded
@@ -54,9 +53,6 @@ struct SceneRenderReport {
   std::vector<RunResult> runs;
   std::vector<std::string> closing;  // the closing lines, filled from the runs
 };
-
-// "1920x1080" -> (1920, 1080); `field` names the value in the error.
-Result<std::pair<int, int>> ParseFrameSize(const std::string& text, const std::string& field);
 
 // Errors name fields ("fps", "display_width", "gauge", "text_columns", "at_tick",
 // "outputs"), not flags. When claims are false the error is kClaimFalse and,

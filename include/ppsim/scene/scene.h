@@ -41,6 +41,7 @@
 #include "ppsim/error.h"
 #include "ppsim/metrics.h"
 #include "ppsim/problem.h"
+#include "ppsim/render/render_settings.h"
 
 namespace ppsim::scene {
 
@@ -66,20 +67,6 @@ struct SceneClaim {
   SourcePos pos;      // of the first character of the claim text
 };
 
-// The scene's [render] table, typed and checked when the scene is loaded
-// (errors name file:line:col). Every field is unset unless the table gives
-// it; the CLI's flags win over it, and the renderer's defaults fill the rest.
-// What each run's memory gauge shows: all devices together, or one small
-// gauge per device.
-enum class GaugeScope : std::uint8_t { kCluster, kDevice, kFullest };
-
-struct RenderSettings {
-  std::optional<int> width, height;   // size = "WIDTHxHEIGHT", each in render_limits.h's frame range
-  std::optional<int> fps;             // fps = kMinFps..kMaxFps (video frames per second)
-  std::optional<int> display_width;   // display_width, in the frame range (pixels the picture is viewed at)
-  std::optional<GaugeScope> gauge;    // gauge = "fullest" (default), "cluster" or "device"
-};
-
 struct Scene {
   std::string path;      // as given to LoadScene
   std::string title;     // a template ("" if none)
@@ -92,7 +79,9 @@ struct Scene {
   std::vector<SceneRun> runs;
   std::vector<SceneClaim> claims;
   std::vector<std::string> closing;  // templates, in order
-  RenderSettings render;  // the [render] table
+  // The [render] table, typed and checked when the scene is loaded (errors
+  // name file:line:col); the CLI's flags and Python's keywords win over it.
+  render::RenderSettings render;
 };
 
 // Reads and checks a scene. `overrides` are --set values "KEY=VALUE": KEY a
