@@ -23,10 +23,10 @@ bool SplitSize(const std::string& text, std::int64_t* w, std::int64_t* h) {
   return e2 == std::errc() && p2 == end;
 }
 
-std::string RangeText(const RenderSetting& row) {
+std::string RangeText(const RenderSetting& row, bool with_unit = true) {
   // A bound of size only (at_tick's) is written as the power of two it is.
   std::string s = std::to_string(row.min) + ".." + (row.max == kMaxWork ? "2^62" : std::to_string(row.max));
-  if (*row.unit) s += std::string(" (") + row.unit + ")";
+  if (with_unit && *row.unit) s += std::string(" (") + row.unit + ")";
   return s;
 }
 
@@ -141,7 +141,7 @@ std::string RenderSettingHelp(std::string_view name) {
   const RenderSetting* row = FindRenderSetting(name);
   if (!row) return "";
   std::string help = row->doc;
-  if (row->type == T::kInt) help += " (" + RangeText(*row) + ")";
+  if (row->type == T::kInt) help += " (" + RangeText(*row, false) + ")";
   help += std::string(" (default: ") + (row->in_scene ? "the scene's [render] " + std::string(row->name) + ", else " : "") +
           row->default_value + ")";
   return help;
