@@ -17,7 +17,4 @@ namespace ppsim {
 // kUnknownName.
 Error ApplyCostSpec(std::string_view spec, Costs& costs);
 
-// Parses a whole decimal int64 ("12"); false on junk, sign or overflow.
-bool ParseTick(std::string_view text, Tick& out);
-
 }  // namespace ppsim

@@ -1,19 +1,11 @@
 #include "ppsim/cost_spec.h"
 
-#include <charconv>
 #include <string>
 #include <vector>
 
 #include "ppsim/problem_keys.h"
 
 namespace ppsim {
-
-bool ParseTick(std::string_view text, Tick& out) {
-  if (text.empty()) return false;
-  const char* end = text.data() + text.size();
-  auto [ptr, ec] = std::from_chars(text.data(), end, out);
-  return ec == std::errc() && ptr == end;
-}
 
 namespace {
 

@@ -1,8 +1,9 @@
 #include "ppsim/placement_spec.h"
 
-#include <charconv>
 #include <string>
 #include <vector>
+
+#include "ppsim/whole_number.h"
 
 namespace ppsim {
 namespace {
@@ -15,9 +16,8 @@ Result<std::vector<int>> List(const std::string& items, int P, int v) {
   for (int item = 1;; ++item) {
     const size_t comma = items.find(',', at);
     const std::string one = items.substr(at, comma == std::string::npos ? std::string::npos : comma - at);
-    int d = -1;
-    const auto [end, ec] = std::from_chars(one.data(), one.data() + one.size(), d);
-    if (one.empty() || ec != std::errc() || end != one.data() + one.size())
+    std::int64_t d = -1;
+    if (!IsWhole(one, d))
       return Bad(" map (item " + std::to_string(item) + "): '" + one + "' is not a device number");
     if (d < 0 || d >= P)
       return Bad(" map (item " + std::to_string(item) + "): device " + std::to_string(d) + ", but devices are 0.." +

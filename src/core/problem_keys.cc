@@ -2,7 +2,8 @@
 
 #include <cctype>
 #include <algorithm>
-#include <charconv>
+
+#include "ppsim/whole_number.h"
 
 namespace ppsim {
 
@@ -47,8 +48,7 @@ KeyValue KeyValue::FromText(std::string_view text) {
       return IsWord(text) ? Word(std::string(text)) : Other(std::string(text));
     }
     std::int64_t v = 0;
-    const auto [end, ec] = std::from_chars(item.data(), item.data() + item.size(), v);
-    if (ec != std::errc() || end != item.data() + item.size()) huge = true;
+    if (!IsWhole(item, v)) huge = true;  // all digits, so too large
     ints.push_back(v);
     if (colon == std::string_view::npos) break;
     from = colon + 1;

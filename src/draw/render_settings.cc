@@ -1,9 +1,8 @@
 #include "ppsim/render/render_settings.h"
 
-#include <charconv>
-
 #include "ppsim/render/output_format.h"
 #include "ppsim/render_limits.h"
+#include "ppsim/whole_number.h"
 
 namespace ppsim::render {
 namespace {
@@ -16,11 +15,9 @@ GaugeMode GaugeOf(const std::string& w) {
 
 // "1920x1080" (or "1920X1080") -> true and the two sides; sides unchecked.
 bool SplitSize(const std::string& text, std::int64_t* w, std::int64_t* h) {
-  const char* end = text.data() + text.size();
-  auto [p1, e1] = std::from_chars(text.data(), end, *w);
-  if (e1 != std::errc() || p1 == end || (*p1 != 'x' && *p1 != 'X')) return false;
-  auto [p2, e2] = std::from_chars(p1 + 1, end, *h);
-  return e2 == std::errc() && p2 == end;
+  const size_t x = text.find_first_of("xX");
+  return x != std::string::npos && IsWhole(std::string_view(text).substr(0, x), *w) &&
+         IsWhole(std::string_view(text).substr(x + 1), *h);
 }
 
 std::string RangeText(const RenderSetting& row, bool with_unit = true) {

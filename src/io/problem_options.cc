@@ -1,6 +1,5 @@
 #include "ppsim/io/problem_options.h"
 
-#include <charconv>
 #include <string>
 #include <utility>
 
@@ -9,16 +8,16 @@
 #include "ppsim/io/model_file.h"
 #include "ppsim/cost_spec.h"
 #include "ppsim/problem_keys.h"
+#include "ppsim/whole_number.h"
 
 namespace ppsim::io {
 
 Error ParseIntField(const std::string& field, const std::string& text, long long min, long long max, int& out) {
-  long long v = 0;
-  const char* end = text.data() + text.size();
-  auto [ptr, ec] = std::from_chars(text.data(), end, v);
-  if (text.empty() || ec == std::errc::invalid_argument || ptr != end)
+  std::int64_t v = 0;
+  const WholeRead read = ReadWhole(text, v);
+  if (read == WholeRead::kNotWhole)
     return Error::Field(ErrorCode::kInvalidValue, field, ": '" + text + "' is not a whole number");
-  if (ec == std::errc::result_out_of_range || v > max)
+  if (read == WholeRead::kTooLarge || v > max)
     return Error::Field(ErrorCode::kTooLarge, field, ": " + text + " exceeds the limit " + std::to_string(max));
   if (v < min)
     return Error::Field(ErrorCode::kInvalidValue, field, " must be ≥ " + std::to_string(min) + ", got " + text);

@@ -12,6 +12,7 @@
 #include "ppsim/generators.h"
 #include "ppsim/problem_keys.h"
 #include "ppsim/render/render_settings.h"
+#include "ppsim/whole_number.h"
 
 namespace ppsim::scene {
 namespace {
@@ -243,8 +244,7 @@ class SceneLoader {
     }
     toml::table parsed;
     std::int64_t whole = 0;
-    const auto [end, ec] = std::from_chars(raw.data(), raw.data() + raw.size(), whole);
-    if (ec == std::errc() && end == raw.data() + raw.size() && raw == std::to_string(whole)) {
+    if (IsWhole(raw, whole) && raw == std::to_string(whole)) {
       parsed.insert("x", whole);  // a plain whole number, as TOML reads it (a sweep's every point)
     } else {
       try {

@@ -5,21 +5,17 @@
 
 #include <algorithm>
 #include <atomic>
-#include <charconv>
 #include <chrono>
 #include <thread>
 
 #include "ppsim/problem_keys.h"
 #include "ppsim/scene/scene.h"
+#include "ppsim/whole_number.h"
 
 namespace ppsim::scene {
 namespace {
 
-bool ParseInt(std::string_view s, std::int64_t* out) {
-  if (s.empty()) return false;
-  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), *out);
-  return ec == std::errc() && p == s.data() + s.size();
-}
+bool ParseInt(std::string_view s, std::int64_t* out) { return IsWhole(s, *out); }
 
 struct PointOutcome {
   bool skipped = false;

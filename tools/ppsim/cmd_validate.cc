@@ -5,10 +5,10 @@
 #include "command.h"
 #include "ppsim/io/atomic_file.h"
 #include "ppsim/io/mapped_file.h"
-#include "ppsim/cost_spec.h"
 #include "ppsim/io/timeline_json.h"
 #include "ppsim/jobs/validation_report.h"
 #include "ppsim/validate.h"
+#include "ppsim/whole_number.h"
 
 namespace ppsim::cli {
 namespace {
@@ -26,7 +26,7 @@ int Run(const ValidateOptions& o) {
   if (!file) return Report(file.error());
   Result<TimelineToCheck> timeline = io::ParseTimelineJson(file->text(), o.file == "-" ? "<stdin>" : io::DisplayPath(o.file));
   if (!timeline) return Report(timeline.error());
-  if (!o.comm.empty() && (!ParseTick(o.comm, timeline->comm) || timeline->comm < 0))
+  if (!o.comm.empty() && (!IsWhole(o.comm, timeline->comm) || timeline->comm < 0))
     return Report(Fail(ErrorCode::kInvalidValue, "--comm: '" + o.comm + "' is not a whole number of ticks ≥ 0"));
   std::int64_t unlisted = 0;
   const std::vector<Violation> violations = ValidateTimeline(*timeline, &unlisted);
