@@ -1,5 +1,6 @@
 #include <vector>
 
+#include "fill_drain.h"
 #include "schedule_builder.h"
 #include "ppsim/generators.h"
 
@@ -21,12 +22,7 @@ Result<Schedule> GenerateGPipe(const Problem& p) {
 // microbatches before its first backward; held from a forward's end, the
 // last device holds M-1 (it starts B0 as F(M-1) ends).
 Prediction PredictGPipe(const Problem& p) {
-  Prediction out;
-  const Tick fb = p.costs.f[0] + p.costs.b[0];
-  out.makespan = (p.M + p.P - 1) * fb;
-  out.makespan_formula = "(M+P-1)(F+B+W)";
-  out.bubble_ratio = Rational::Of(p.P - 1, p.M);
-  out.bubble_formula = "(P-1)/M";
+  Prediction out = FillDrainPrediction(p);
   const bool held = p.hold == HoldMode::kHeld;
   std::vector<std::int64_t> peaks(p.P);
   for (int d = 0; d < p.P; ++d) peaks[d] = held && d == p.P - 1 ? p.M - 1 : p.M;

@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "fill_drain.h"
 #include "schedule_builder.h"
 #include "ppsim/generators.h"
 
@@ -31,12 +32,8 @@ Result<Schedule> Generate1F1B(const Problem& p) {
 // end to its backward's start). The Zero Bubble paper's bubble, the largest
 // idle time inside one device's span, is (P-1)(F+B) once M ≥ 2P-1.
 Prediction Predict1F1B(const Problem& p) {
-  Prediction out;
+  Prediction out = FillDrainPrediction(p);
   const Tick fb = p.costs.f[0] + p.costs.b[0];
-  out.makespan = (p.M + p.P - 1) * fb;
-  out.makespan_formula = "(M+P-1)(F+B+W)";
-  out.bubble_ratio = Rational::Of(p.P - 1, p.M);
-  out.bubble_formula = "(P-1)/M";
   const bool held = p.hold == HoldMode::kHeld;
   std::vector<std::int64_t> peaks(p.P);
   for (int d = 0; d < p.P; ++d) peaks[d] = held && d == p.P - 1 ? 0 : std::min(p.P - d, p.M);

@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 
+#include "pytorch_action.h"
 #include "pytorch_comms_check.h"
 #include "ppsim/io/pytorch_program.h"
 #include "schedule_shape.h"
@@ -300,16 +301,7 @@ Result<PytorchCsv> PytorchCsvFromSchedule(const Schedule& schedule) {
                                               ": its two pipelines (DualPipe) have no PyTorch schedule; export "
                                               "dualpipev instead");
   PytorchCsv csv;
-  // B of an unsplit schedule and a full backward are PyTorch's B; the
-  // input-gradient pass of a split one is its I.
-  auto action = [&](OpId id, bool full) {
-    const Op op = schedule.space.At(id);
-    const ActionType type = op.kind == OpKind::kF                   ? ActionType::kF
-                            : op.kind == OpKind::kW                 ? ActionType::kW
-                            : schedule.split_backward && !full ? ActionType::kI
-                                                               : ActionType::kB;
-    return CsvAction{op.stage, type, op.microbatch, 0, 0};
-  };
+  auto action = [&](OpId id, bool full) { return PytorchComputeAction(schedule, id, full); };
   for (const auto& queue : schedule.devices) {
     std::vector<CsvCell>& row = csv.rows.emplace_back();
     row.reserve(queue.size());

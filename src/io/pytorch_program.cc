@@ -2,6 +2,8 @@
 
 #include <utility>
 
+#include "pytorch_action.h"
+
 namespace ppsim::io {
 namespace {
 
@@ -16,7 +18,9 @@ constexpr KindPair kPairs[] = {
     {ActionType::kReduceGrad, CommKind::kReduceGrad},
 };
 
-CsvAction ComputeAction(const Schedule& schedule, OpId id, bool full) {
+}  // namespace
+
+CsvAction PytorchComputeAction(const Schedule& schedule, OpId id, bool full) {
   const Op op = schedule.space.At(id);
   const ActionType type = op.kind == OpKind::kF                   ? ActionType::kF
                           : op.kind == OpKind::kW                 ? ActionType::kW
@@ -24,8 +28,6 @@ CsvAction ComputeAction(const Schedule& schedule, OpId id, bool full) {
                                                              : ActionType::kB;
   return CsvAction{op.stage, type, op.microbatch, 0, 0};
 }
-
-}  // namespace
 
 std::optional<CommProgram> ProgramFromCsv(const PytorchCsv& csv, const Schedule& schedule) {
   CommProgram program;
@@ -58,8 +60,8 @@ PytorchCsv CsvFromProgram(const Schedule& schedule, const CommProgram& program) 
     for (const CommAction& a : device) {
       CsvCell& cell = row.emplace_back();
       if (a.kind == CommKind::kCompute) {
-        cell.actions.push_back(ComputeAction(schedule, a.slot.op, a.slot.full));
-        if (a.slot.pair()) cell.actions.push_back(ComputeAction(schedule, a.slot.overlapped, a.slot.full));
+        cell.actions.push_back(PytorchComputeAction(schedule, a.slot.op, a.slot.full));
+        if (a.slot.pair()) cell.actions.push_back(PytorchComputeAction(schedule, a.slot.overlapped, a.slot.full));
         continue;
       }
       for (const KindPair& k : kPairs)
