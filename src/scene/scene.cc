@@ -127,12 +127,12 @@ class SceneLoader {
   }
 
   // The key table's keys (problem_keys.h), shared by the top level and
-  // [[run]]: P, M, v/chunks, comm, hold, ...; costs and memory as tables
-  // (costs also as the --cost string). Returns 1 if handled, 0 if `key` is
-  // not a problem key, -1 on error.
+  // [[run]]: P, M, v/chunks, comm, hold, comms, ...; costs, memory and link
+  // as tables (costs also as the --cost string). Returns 1 if handled, 0 if
+  // `key` is not a problem key, -1 on error.
   int ProblemKey(const std::string& key, const toml::node& node, const Origin& o, Problem* p) {
     if (key == "costs") return Costs(node, o, p) ? 1 : -1;
-    if (key == "memory") return Table("memory", node, o, p) ? 1 : -1;
+    if (IsKeyGroup(key)) return Table(key, node, o, p) ? 1 : -1;
     if (FindProblemKey(key) == nullptr) return 0;
     const Error e = SetProblemKey(key, io::ToKeyValue(node), *p);
     return e.ok() ? 1 : (Bad(e, o), -1);
@@ -148,7 +148,14 @@ class SceneLoader {
       return Bad(ErrorCode::kInvalidValue, o, "costs must be a table like { F = 1, B = 2 } or a string \"F=1,B=2\"");
     return Table("costs", node, o, p);
   }
-  // [costs] / [memory]: each entry is the key "costs.F", "memory.limit", ...
+  // True iff the key table has keys "name.*" (memory.limit, link.latency):
+  // a scene writes them as a table, [link] or link.latency = 1.
+  static bool IsKeyGroup(const std::string& name) {
+    for (const ppsim::ProblemKey& row : KeyTable())
+      if (std::string_view(row.name).rfind(name + ".", 0) == 0) return true;
+    return false;
+  }
+  // [costs] / [memory] / [link]: each entry is the key "costs.F", "memory.limit", "link.latency", ...
   bool Table(const std::string& name, const toml::node& node, const Origin& o, Problem* p) {
     if (!node.is_table()) return Bad(ErrorCode::kInvalidValue, o, name + " must be a table");
     for (auto&& [key, value] : *node.as_table()) {
@@ -170,7 +177,7 @@ class SceneLoader {
     std::string keys = "title, subtitle";
     for (const ppsim::ProblemKey& row : KeyTable())
       if (std::string_view(row.name).find('.') == std::string_view::npos) keys += ", " + std::string(row.name);
-    return keys + ", v, costs, memory";
+    return keys + ", v, costs, memory, link";
   }
 
   bool TopLevel(const std::string& key, const toml::node& node, const Origin& o) {

@@ -1,0 +1,139 @@
+// Scenes with communication as ops, through the shipped binary: `comms` and
+// the `link.*` keys (a [link] table, or link.latency = 1) in a scene's top
+// level and [[run]] give `ppsim check` the runs `simulate --comms` gives, so
+// claims read comm_time and exposed_comm; `ppsim render` draws each compute
+// op where the comm run placed it; an unknown link key is one line, exit 4.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include <unistd.h>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "cli/run_tool.h"
+
+namespace ppsim {
+namespace {
+
+using testing::RunPpsim;
+
+// Interleaved 1F1B, P=4 v=2 M=8, a stage costing F=2 BW=2 (a chunk 1 each):
+// PyTorch's eager RECVs with one unit of link latency, against the deferred
+// rule with none (a [[run]]'s link table overrides the top level's).
+const char* const kScene = R"toml(title = "eager against deferred RECVs"
+P = 4
+M = 8
+v = 2
+costs = { F = 2, BW = 2 }
+link.latency = 1
+
+[[run]]
+name = "Eager"
+schedule = "interleaved"
+comms = "pytorch"
+
+[[run]]
+name = "Deferred"
+schedule = "interleaved"
+comms = "pytorch-deferred"
+link = { latency = 0 }
+
+[[claim]]
+check = "makespan(Deferred) < makespan(Eager)"
+
+[[claim]]
+check = "comm_time(Eager) > 0 and exposed_comm(Deferred) == 0"
+)toml";
+
+std::string WriteScene(const std::string& name, const std::string& text) {
+  const std::string path = ::testing::TempDir() + "/" + name + "_" + std::to_string(::getpid()) + ".toml";
+  std::ofstream(path) << text;
+  return path;
+}
+
+nlohmann::json SimulateJson(const std::string& args) {
+  const testing::ToolRun run = RunPpsim("simulate " + args + " --json");
+  EXPECT_EQ(run.exit_code, 0) << args << ": " << run.err;
+  return nlohmann::json::parse(run.out, nullptr, false);
+}
+
+const char* const kEagerArgs =
+    "-s interleaved -P 4 --chunks 2 -M 8 --cost F=2,BW=2 --comms pytorch --link-latency 1";
+
+TEST(CommsScene, ClaimsSeeTheRunsSimulateGives) {
+  const std::string scene = WriteScene("comms_scene", kScene);
+  const testing::ToolRun run = RunPpsim("check " + scene);
+  std::remove(scene.c_str());
+  EXPECT_EQ(run.exit_code, 0) << run.out << run.err;
+  const nlohmann::json eager = SimulateJson(kEagerArgs);
+  EXPECT_EQ(eager["makespan"], 101);
+  EXPECT_EQ(eager["comm_time"], 112);
+  EXPECT_NE(run.out.find("makespan(Deferred) < makespan(Eager) holds: makespan(Deferred) = 38, makespan(Eager) = 101"),
+            std::string::npos)
+      << run.out;
+  EXPECT_NE(run.out.find("comm_time(Eager) = 112"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("exposed_comm(Deferred) = 0"), std::string::npos) << run.out;
+}
+
+TEST(CommsScene, SetReachesTheLinkKeys) {
+  const std::string scene = WriteScene("comms_scene_set", kScene);
+  const testing::ToolRun run = RunPpsim("check " + scene + " --set link.latency=2");
+  std::remove(scene.c_str());
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_NE(run.out.find("makespan(Eager) = " +
+                         SimulateJson("-s interleaved -P 4 --chunks 2 -M 8 --cost F=2,BW=2 --comms pytorch "
+                                      "--link-latency 2")["makespan"]
+                             .dump()),
+            std::string::npos)
+      << run.out;
+}
+
+// Each device's row of the text picture, built from simulate's ops: a cell
+// per tick, the op's kind (lower case for the second chunk), '.' idle.
+std::vector<std::string> RowsFromOps(const nlohmann::json& sim) {
+  const int p = sim["P"], ticks = sim["makespan"];
+  std::vector<std::string> rows(p, std::string(ticks, '.'));
+  for (const nlohmann::json& op : sim["ops"]) {
+    const std::string kind = op["kind"];
+    const char c = op["stage"].get<int>() < p ? kind[0] : static_cast<char>(kind[0] - 'A' + 'a');
+    for (int t = op["start"]; t < op["end"].get<int>(); ++t) rows[op["device"].get<int>()][t] = c;
+  }
+  return rows;
+}
+
+TEST(CommsScene, ThePictureDrawsTheOpsWhereTheCommRunPlacedThem) {
+  const std::string scene = WriteScene("comms_scene_render", kScene);
+  const testing::ToolRun run = RunPpsim("render " + scene + " -o - --format text --width 200");
+  std::remove(scene.c_str());
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const std::vector<std::string> rows = RowsFromOps(SimulateJson(kEagerArgs));
+  std::istringstream lines(run.out);
+  std::string line;
+  int device = 0;
+  while (std::getline(lines, line) && device < 4) {  // the first run's rows: Eager's
+    if (line.rfind("d" + std::to_string(device) + " ", 0) != 0) continue;
+    EXPECT_NE(line.find(" " + rows[device] + " idle "), std::string::npos) << line << "\nwant " << rows[device];
+    ++device;
+  }
+  EXPECT_EQ(device, 4) << run.out;
+}
+
+TEST(CommsScene, AnUnknownLinkKeyIsOneLine) {
+  std::string text = kScene;
+  text.replace(text.find("latency = 0"), 7, "lat");
+  const std::string scene = WriteScene("comms_scene_bad", text);
+  const testing::ToolRun run = RunPpsim("check " + scene);
+  std::remove(scene.c_str());
+  EXPECT_EQ(run.exit_code, 4);
+  EXPECT_NE(run.err.find(":17:10: unknown key 'link.lat' (known: latency, bandwidth, concurrency, bytes)"),
+            std::string::npos)
+      << run.err;
+  EXPECT_TRUE(run.out.empty()) << run.out;
+}
+
+}  // namespace
+}  // namespace ppsim
