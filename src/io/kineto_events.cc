@@ -2,6 +2,8 @@
 // needs of each event (ph, cat, name, ts, dur, args' External id and
 // correlation) and drops the event at its closing brace unless it is one of
 // the kinds KinetoEvents keeps. Nothing else of the document is stored.
+// A kept event whose ts or dur is no time the reader can hold (a string, a
+// negative dur, beyond 2^62 ns) stops the read, naming the event and byte.
 #include "kineto_events.h"
 
 #include <nlohmann/json.hpp>
@@ -9,6 +11,7 @@
 #include <cctype>
 #include <cstdint>
 #include <cstdlib>
+#include <string>
 #include <string_view>
 
 #include "ppsim/io/kineto_trace.h"
@@ -20,6 +23,21 @@ using json = nlohmann::json;
 
 enum class Ctx : std::uint8_t { kTop, kEvents, kEvent, kArgs, kDist, kOther };
 enum class Cat : std::uint8_t { kOther, kUserAnnotation, kGpuUserAnnotation, kLaunch, kKernel };
+
+// Times are held in ns below 2^62 in magnitude (146 years): an epoch time
+// plus a duration, and any difference of two, stay inside int64.
+constexpr Tick kTimeLimit = Tick{1} << 62;
+
+const char* CatName(Cat c) {
+  switch (c) {
+    case Cat::kUserAnnotation: return "user_annotation";
+    case Cat::kGpuUserAnnotation: return "gpu_user_annotation";
+    case Cat::kLaunch: return "cuda launch";
+    case Cat::kKernel: return "kernel";
+    case Cat::kOther: break;
+  }
+  return "event";
+}
 
 Cat CatOf(std::string_view cat) {
   if (cat == "user_annotation") return Cat::kUserAnnotation;
@@ -37,6 +55,7 @@ struct Event {
   Tick ts = 0;
   Tick dur = 0;
   bool has_ts = false;
+  std::string bad;  // the first ts/dur that is no time: "dur -2 µs is negative"
   std::int64_t ext_id = -1;
   std::int64_t correlation = -1;
   int tid = -1;
@@ -60,25 +79,32 @@ bool IsComm(std::string_view name) {
 
 class Handler {
  public:
-  explicit Handler(KinetoEvents& out) : out_(out) { stack_.reserve(16); }
+  Handler(KinetoEvents& out, const KinetoSource& source) : out_(out), source_(source) { stack_.reserve(16); }
 
   bool null() { return true; }
   bool boolean(bool) { return true; }
   bool number_integer(json::number_integer_t v) { return Integer(v); }
   bool number_unsigned(json::number_unsigned_t v) {
-    return Integer(v > static_cast<std::uint64_t>(INT64_MAX) ? INT64_MAX : static_cast<std::int64_t>(v));
+    if (v > static_cast<std::uint64_t>(INT64_MAX)) {
+      if (InEvent() && (key_ == Key::kTs || key_ == Key::kDur)) return Bad(std::to_string(v) + " µs is out of range");
+      if (!stack_.empty() && stack_.back() == Ctx::kTop && key_ == Key::kBase)
+        return Stop("baseTimeNanoseconds " + std::to_string(v) + " is out of range (0 .. 2^62)");
+      v = INT64_MAX;
+    }
+    return Integer(static_cast<std::int64_t>(v));
   }
   bool number_float(json::number_float_t, const std::string& text) {
-    if (stack_.empty() || stack_.back() != Ctx::kEvent) return true;
+    if (!InEvent()) return true;
     if (key_ == Key::kTs || key_ == Key::kDur) {
       Tick ns = 0;
-      if (!MicrosecondsToNs(text.data(), text.size(), ns)) return true;
-      Time(ns);
+      if (!MicrosecondsToNs(text.data(), text.size(), ns)) return Bad(text + " µs is out of range");
+      Time(ns, text);
     }
     return true;
   }
   bool string(std::string& s) {
-    if (stack_.empty() || stack_.back() != Ctx::kEvent) return true;
+    if (!InEvent()) return true;
+    if (key_ == Key::kTs || key_ == Key::kDur) return Bad("\"" + s.substr(0, 40) + "\" is a string, not a number");
     if (key_ == Key::kPh) ev_.ph = s.empty() ? 0 : s[0];
     else if (key_ == Key::kCat) ev_.cat = CatOf(s);
     else if (key_ == Key::kName) ev_.name = std::move(s);
@@ -128,10 +154,9 @@ class Handler {
   bool end_object() {
     const Ctx c = stack_.back();
     stack_.pop_back();
-    if (c == Ctx::kEvent) Keep();
     // Back in an event after its args: no key is pending.
     key_ = Key::kNone;
-    return true;
+    return c == Ctx::kEvent ? Keep() : true;
   }
   bool start_array(std::size_t) {
     const bool events = !stack_.empty() && stack_.back() == Ctx::kTop && key_ == Key::kTraceEvents;
@@ -156,6 +181,8 @@ class Handler {
 
   std::size_t error_position_ = 0;
   std::string error_;
+  Tick min_time_ = 0;  // the kept events' earliest start and latest end, ns, before the base
+  Tick max_time_ = 0;
 
  private:
   enum class Key : std::uint8_t {
@@ -167,15 +194,21 @@ class Handler {
     if (stack_.empty()) return true;
     switch (stack_.back()) {
       case Ctx::kTop:
-        if (key_ == Key::kBase) out_.base_ns = v, out_.has_base = true;
+        if (key_ == Key::kBase) {
+          if (v < 0 || v >= kTimeLimit)
+            return Stop("baseTimeNanoseconds " + std::to_string(v) + " is out of range (0 .. 2^62)");
+          out_.base_ns = v, out_.has_base = true;
+        }
         break;
       case Ctx::kDist:
         if (key_ == Key::kRank) out_.rank = v < 0 || v > INT32_MAX ? -2 : static_cast<int>(v);
         else if (key_ == Key::kWorldSize) out_.world_size = v < 0 || v > INT32_MAX ? 0 : static_cast<int>(v);
         break;
       case Ctx::kEvent:
-        if ((key_ == Key::kTs || key_ == Key::kDur) && v < INT64_MAX / 1000) Time(v * 1000);
-        else if (key_ == Key::kTid && v >= 0 && v <= INT32_MAX) ev_.tid = static_cast<int>(v);
+        if (key_ == Key::kTs || key_ == Key::kDur) {
+          if (v <= -kTimeLimit / 1000 || v >= kTimeLimit / 1000) return Bad(std::to_string(v) + " µs is out of range");
+          Time(v * 1000, std::to_string(v));
+        } else if (key_ == Key::kTid && v >= 0 && v <= INT32_MAX) ev_.tid = static_cast<int>(v);
         break;
       case Ctx::kArgs:
         if (key_ == Key::kExternalId) ev_.ext_id = v;
@@ -185,39 +218,69 @@ class Handler {
     }
     return true;
   }
-  void Time(Tick ns) {
-    if (key_ == Key::kTs) ev_.ts = ns, ev_.has_ts = true;
+  bool InEvent() const { return !stack_.empty() && stack_.back() == Ctx::kEvent; }
+  // The event's ts or dur (the pending key) is no time; said if the event is kept.
+  bool Bad(const std::string& what) {
+    if (ev_.bad.empty()) ev_.bad = (key_ == Key::kTs ? "ts " : "dur ") + what;
+    if (key_ == Key::kTs) ev_.has_ts = true;  // present, if unreadable
+    return true;
+  }
+  bool Stop(const std::string& what) {
+    error_position_ = static_cast<std::size_t>(source_.consumed());
+    error_ = what;
+    return false;
+  }
+  void Time(Tick ns, const std::string& text) {
+    if (ns <= -kTimeLimit || ns >= kTimeLimit) Bad(text + " µs is out of range");
+    else if (key_ == Key::kTs) ev_.ts = ns, ev_.has_ts = true;
+    else if (ns < 0) Bad(text + " µs is negative");
     else ev_.dur = ns;
   }
-  void Keep() {
-    ++out_.events;
-    if (!ev_.has_ts) return;
+  // Whether KinetoEvents keeps this event.
+  bool Kept() const {
     const std::string_view name = ev_.name;
     switch (ev_.cat) {
       case Cat::kUserAnnotation:
-        if (ev_.ph != 'X') return;
+        return ev_.ph == 'X' && (name.starts_with("PP:") || name.starts_with("ProfilerStep#") || IsPart(name));
+      case Cat::kGpuUserAnnotation: return ev_.ph == 'X' && name.starts_with("PP:");
+      case Cat::kLaunch: return ev_.correlation >= 0;
+      case Cat::kKernel: return ev_.ph == 'X' && ev_.correlation >= 0;
+      case Cat::kOther: return false;
+    }
+    return false;
+  }
+  bool Keep() {
+    ++out_.events;
+    if (!ev_.has_ts || !Kept()) return true;
+    const Tick end = ev_.ts + ev_.dur;  // both below 2^62: no overflow
+    if (ev_.bad.empty() && end >= kTimeLimit) ev_.bad = "ts + dur is out of range (2^62 ns)";
+    if (!ev_.bad.empty())
+      return Stop("event " + std::to_string(out_.events) + " ('" + ev_.name.substr(0, 60) + "', " +
+                  CatName(ev_.cat) + "): " + ev_.bad);
+    if (min_time_ > ev_.ts) min_time_ = ev_.ts;
+    if (max_time_ < end) max_time_ = end;
+    const std::string_view name = ev_.name;
+    switch (ev_.cat) {
+      case Cat::kUserAnnotation:
         if (name.starts_with("PP:"))
           out_.pp.push_back({std::string(name.substr(3)), ev_.ts, ev_.ts + ev_.dur, ev_.ext_id});
         else if (name.starts_with("ProfilerStep#"))
           out_.steps.push_back({std::string(name.substr(13)), ev_.ts, ev_.ts + ev_.dur, ev_.ext_id});
         else if (IsPart(name))
           out_.parts.push_back({std::string(name), ev_.ts, ev_.ts + ev_.dur, ev_.ext_id});
-        return;
-      case Cat::kGpuUserAnnotation:
-        if (ev_.ph == 'X' && name.starts_with("PP:")) out_.gpu_pp.push_back({ev_.ext_id, ev_.ts, ev_.ts + ev_.dur});
-        return;
-      case Cat::kLaunch:
-        if (ev_.correlation >= 0) out_.launches.push_back({ev_.ts, ev_.correlation});
-        return;
+        return true;
+      case Cat::kGpuUserAnnotation: out_.gpu_pp.push_back({ev_.ext_id, ev_.ts, ev_.ts + ev_.dur}); return true;
+      case Cat::kLaunch: out_.launches.push_back({ev_.ts, ev_.correlation}); return true;
       case Cat::kKernel:
-        if (ev_.ph == 'X' && ev_.correlation >= 0)
-          out_.kernels.push_back({ev_.correlation, ev_.ts, ev_.ts + ev_.dur, ev_.tid, IsComm(name)});
-        return;
-      case Cat::kOther: return;
+        out_.kernels.push_back({ev_.correlation, ev_.ts, ev_.ts + ev_.dur, ev_.tid, IsComm(name)});
+        return true;
+      case Cat::kOther: return true;
     }
+    return true;
   }
 
   KinetoEvents& out_;
+  const KinetoSource& source_;
   std::vector<Ctx> stack_;
   Key key_ = Key::kNone;
   Event ev_;
@@ -227,10 +290,14 @@ class Handler {
 
 Result<KinetoEvents> CollectKinetoEvents(KinetoSource& source) {
   KinetoEvents out;
-  Handler handler(out);
+  Handler handler(out, source);
   const bool ok = json::sax_parse(KinetoByteIterator(&source), KinetoByteIterator(), &handler);
   if (source.failed()) return Fail(ErrorCode::kIo, "byte " + std::to_string(source.consumed()) + ": " + source.error());
   if (!ok) return Fail(ErrorCode::kParse, "byte " + std::to_string(handler.error_position_) + ": " + handler.error_);
+  // The base comes before or after the events; with it, every time stays below 2^62 ns.
+  if (out.has_base && (out.base_ns + handler.max_time_ >= kTimeLimit || out.base_ns + handler.min_time_ <= -kTimeLimit))
+    return Fail(ErrorCode::kParse, "baseTimeNanoseconds " + std::to_string(out.base_ns) +
+                                       " plus the events' ts is out of range (2^62 ns)");
   return out;
 }
 
@@ -263,6 +330,7 @@ bool MicrosecondsToNs(const char* text, size_t size, Tick& ns) {
     ns = static_cast<Tick>(us * 1000.0 + (us >= 0 ? 0.5 : -0.5));
     return true;
   }
+  if (whole > (INT64_MAX - 1000) / 1000) return false;  // whole * 1000 + frac would overflow
   ns = whole * 1000 + frac;
   if (negative) ns = -ns;
   return true;

@@ -3,6 +3,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -54,9 +55,13 @@ bool KinetoSource::Refill() {
   std::int64_t n = 0;
   if (gz_ != nullptr) {
     n = gzread(static_cast<gzFile>(gz_), chunk_.data(), static_cast<unsigned>(chunk_.size()));
-    if (n < 0) {
-      int code = 0;
-      error_ = std::string("corrupt gzip data: ") + gzerror(static_cast<gzFile>(gz_), &code);
+    int code = Z_OK;
+    const char* what = gzerror(static_cast<gzFile>(gz_), &code);
+    // A short gzip file reads as 0 bytes with Z_BUF_ERROR ("unexpected end of file"), not as -1.
+    if (n < 0 || (n == 0 && code != Z_OK && code != Z_STREAM_END)) {
+      std::string text = what;  // "<fd:4>: unexpected end of file": the file is named by the caller
+      if (text.starts_with("<fd:")) text = text.substr(std::min(text.size(), text.find(">: ") + 3));
+      error_ = "corrupt gzip data: " + text;
       n = 0;
     }
   } else {

@@ -256,5 +256,29 @@ TEST(ExplainCli, MissingRankIsNamed) {
   EXPECT_NE(bad.message.find("a rank is missing"), std::string::npos) << bad.message;
 }
 
+TEST(ExplainCli, ANegativeDurationIsRefusedNamingTheEvent) {
+  const std::string dir = TempDir("negdur");
+  std::string text = Slurp(kTraces + "pub-1f1b-P2-M4-none/rank0.json");
+  // 0F1's GPU range: dur 1618.167 -> -1618.167.
+  const std::string from = R"("name": "PP:0F1", "pid": 0, "tid": 7, "ts": 5727640832851.047, "dur": )";
+  const size_t at = text.find(from);
+  ASSERT_NE(at, std::string::npos);
+  text.insert(at + from.size(), "-");
+  std::ofstream(dir + "/rank0.json") << text;
+  const Bad bad = RunBad(dir + "/rank0.json");
+  EXPECT_EQ(bad.exit_code, 7);
+  EXPECT_NE(bad.message.find("rank0.json: byte "), std::string::npos) << bad.message;
+  EXPECT_NE(bad.message.find("('PP:0F1', gpu_user_annotation): dur -"), std::string::npos) << bad.message;
+  EXPECT_NE(bad.message.find(" µs is negative"), std::string::npos) << bad.message;
+}
+
+TEST(ExplainCli, CorruptGzipIsAnIoError) {
+  const std::string dir = TempDir("corruptgz");
+  std::ofstream(dir + "/rank0.json.gz", std::ios::binary) << std::string("\x1f\x8b\x08\x00garbage", 11);
+  const Bad bad = RunBad(dir + "/rank0.json.gz");
+  EXPECT_EQ(bad.exit_code, 12);
+  EXPECT_NE(bad.message.find("rank0.json.gz: byte 0: corrupt gzip data"), std::string::npos) << bad.message;
+}
+
 }  // namespace
 }  // namespace ppsim

@@ -177,6 +177,69 @@ TEST(KinetoTrace, ATraceWithoutARankOrWithoutPipelineRangesIsRefused) {
   fs::remove_all(dir);
 }
 
+// A one-rank trace of 0F0 and 0B0 whose 0F0 CPU range has `ts` and `dur`,
+// and whose 0F0 GPU range has `gpu_dur`, written as given (JSON text).
+std::string OneRank(const std::string& ts, const std::string& dur, const std::string& gpu_dur,
+                    const std::string& base = "0") {
+  return R"({"distributedInfo": {"rank": 0}, "baseTimeNanoseconds": )" + base + R"(, "traceEvents": [
+    {"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 1, "tid": 1, "ts": "not kept", "dur": -1},
+    {"ph": "X", "cat": "user_annotation", "name": "PP:0F0", "pid": 1, "tid": 1, "ts": )" + ts + R"(, "dur": )" + dur +
+         R"(, "args": {"External id": 1}},
+    {"ph": "X", "cat": "gpu_user_annotation", "name": "PP:0F0", "pid": 0, "tid": 7, "ts": 10, "dur": )" + gpu_dur +
+         R"(, "args": {"External id": 1}},
+    {"ph": "X", "cat": "user_annotation", "name": "PP:0B0", "pid": 1, "tid": 1, "ts": 20, "dur": 2, "args": {"External id": 2}},
+    {"ph": "X", "cat": "gpu_user_annotation", "name": "PP:0B0", "pid": 0, "tid": 7, "ts": 30, "dur": 5, "args": {"External id": 2}}]})";
+}
+
+TEST(KinetoTrace, ATimeTheReaderCannotHoldNamesTheEventAndItsByte) {
+  const fs::path dir = TempDir("times");
+  const std::string path = (dir / "r.json").string();
+  std::ofstream(path, std::ios::trunc) << OneRank("1.5", "2", "5");
+  Result<io::KinetoTrace> good = io::ReadKinetoTrace(path);  // the cpu_op's string ts is not read: not kept
+  ASSERT_TRUE(good.ok()) << good.error().message;
+  ASSERT_EQ(good->actions.size(), 2u);
+  EXPECT_EQ(good->actions[0].gpu_end - good->actions[0].gpu_start, 4998);  // 5 µs less Kineto's 2 ns
+  const struct {
+    std::string text;
+    std::string message;
+  } cases[] = {
+      {OneRank("1.5", "-2", "5"), "event 2 ('PP:0F0', user_annotation): dur -2 µs is negative"},
+      {OneRank("\"soon\"", "2", "5"), "event 2 ('PP:0F0', user_annotation): ts \"soon\" is a string, not a number"},
+      {OneRank("1e308", "2", "5"), "event 2 ('PP:0F0', user_annotation): ts 1e308 µs is out of range"},
+      {OneRank("99999999999999999999", "2", "5"),
+       "event 2 ('PP:0F0', user_annotation): ts 99999999999999999999 µs is out of range"},
+      {OneRank("1.5", "2", "9223372036854775"),
+       "event 3 ('PP:0F0', gpu_user_annotation): dur 9223372036854775 µs is out of range"},
+      {OneRank("3000000000000000", "2000000000000000", "5"),
+       "event 2 ('PP:0F0', user_annotation): ts + dur is out of range (2^62 ns)"},
+      {OneRank("1.5", "2", "5", "9223372036854775807"), "baseTimeNanoseconds 9223372036854775807 is out of range"},
+      {OneRank("1.5", "2", "5", "4611686018427387000"),
+       "baseTimeNanoseconds 4611686018427387000 plus the events' ts is out of range (2^62 ns)"},
+  };
+  for (const auto& c : cases) {
+    std::ofstream(path, std::ios::trunc) << c.text;
+    Result<io::KinetoTrace> t = io::ReadKinetoTrace(path);
+    ASSERT_FALSE(t.ok()) << c.message;
+    EXPECT_EQ(t.error().code, ErrorCode::kParse) << t.error().message;
+    EXPECT_EQ(t.error().message.find(path + ": "), 0u) << t.error().message;
+    EXPECT_NE(t.error().message.find(c.message), std::string::npos) << t.error().message;
+  }
+  fs::remove_all(dir);
+}
+
+TEST(KinetoTrace, CorruptGzipIsAnIoError) {
+  // gzip's magic bytes and a header, then no deflate stream: zlib reads 0
+  // bytes and says "unexpected end of file"; that is no empty JSON document.
+  const fs::path dir = TempDir("badgz");
+  const std::string path = (dir / "rank0.json").string();
+  std::ofstream(path, std::ios::binary) << std::string("\x1f\x8b\x08\x00garbage", 11);
+  Result<io::KinetoTrace> t = io::ReadKinetoTrace(path);
+  ASSERT_FALSE(t.ok());
+  EXPECT_EQ(t.error().code, ErrorCode::kIo);
+  EXPECT_NE(t.error().message.find("rank0.json: byte 0: corrupt gzip data"), std::string::npos) << t.error().message;
+  fs::remove_all(dir);
+}
+
 TEST(KinetoTrace, MicrosecondsAreReadExactlyFromTheirDigits) {
   auto ns = [](const std::string& text) {
     Tick v = -7;
@@ -187,6 +250,7 @@ TEST(KinetoTrace, MicrosecondsAreReadExactlyFromTheirDigits) {
   EXPECT_EQ(ns("0.001"), 1);
   EXPECT_EQ(ns("12.5"), 12500);
   EXPECT_EQ(ns("abc"), -7);
+  EXPECT_EQ(ns("9223372036854779"), -7);  // µs whose ns would overflow int64
 }
 
 }  // namespace

@@ -88,10 +88,11 @@ struct KinetoReadOptions {
 };
 
 // Reads `path` (plain JSON, or gzip by its magic bytes). Errors, each one
-// line naming the file: kIo if unreadable or a ".gz" that is not gzip;
+// line naming the file: kIo if unreadable, a ".gz" that is not gzip, or corrupt gzip;
 // kParse for JSON syntax or a truncated file ("FILE: byte N: ..."), a
 // missing distributedInfo.rank, neither PP: nor part ranges, or an unknown
-// --step.
+// --step; kParse naming the event and byte for a kept event whose ts or dur
+// is no time (a string, a negative dur, beyond 2^62 ns with the base).
 Result<KinetoTrace> ReadKinetoTrace(const std::string& path, const KinetoReadOptions& options = {});
 
 // "5727640830969.402" µs -> 5727640830969402 ns, exactly; false if `text` is
