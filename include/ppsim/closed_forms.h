@@ -38,6 +38,19 @@ struct Prediction {
   std::string device_idle_formula;
 };
 
+// One whole-run form of a Prediction, named as the metric table names the
+// metric it predicts (metric_table.h): "makespan", "bubble_ratio",
+// "max_span_idle", "max_device_idle".
+struct PredictedMetric {
+  const char* metric;
+  std::string formula;
+  Rational value;
+};
+
+// The whole-run forms `prediction` gives, each under its metric's name, in
+// the order above: the one place a Prediction's fields meet the metric table.
+std::vector<PredictedMetric> PredictedMetrics(const Prediction& prediction);
+
 // `schedule`'s closed forms at `problem` as the generator adjusted it (the
 // Timeline's problem); all fields empty when its costs are not uniform per
 // kind, when there is latency, or when the schedule is unknown or has none.

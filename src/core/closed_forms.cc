@@ -14,4 +14,13 @@ Prediction Predict(std::string_view schedule, const Problem& p) {
   return g->predict(p);
 }
 
+std::vector<PredictedMetric> PredictedMetrics(const Prediction& p) {
+  std::vector<PredictedMetric> out;
+  if (p.makespan) out.push_back({"makespan", p.makespan_formula, Rational(*p.makespan)});
+  if (p.bubble_ratio) out.push_back({"bubble_ratio", p.bubble_formula, *p.bubble_ratio});
+  if (p.span_idle) out.push_back({"max_span_idle", p.span_idle_formula, Rational(*p.span_idle)});
+  if (p.device_idle) out.push_back({"max_device_idle", p.device_idle_formula, Rational(*p.device_idle)});
+  return out;
+}
+
 }  // namespace ppsim

@@ -37,15 +37,11 @@ std::string Value(const Row& r, const MetricInfo& metric, int device) {
 // The closed form that predicts a run's metric, beside the measured value:
 // "  (P-1)/M = 1/2 (0.5000) ✓"; "" when none applies.
 std::string Beside(const Row& r, std::string_view name) {
-  const Prediction& pr = r.prediction;
-  auto show = [&](const std::string& formula, const Rational& predicted) {
+  for (const PredictedMetric& form : PredictedMetrics(r.prediction)) {
+    if (name != form.metric) continue;
     const std::optional<Rational> measured = FindMetric(name)->value(r.metrics, r.timeline.problem, -1);
-    return "  " + formula + " = " + predicted.ToText() + " " + Check(measured == predicted);
-  };
-  if (name == "makespan" && pr.makespan) return show(pr.makespan_formula, *pr.makespan);
-  if (name == "bubble_ratio" && pr.bubble_ratio) return show(pr.bubble_formula, *pr.bubble_ratio);
-  if (name == "max_span_idle" && pr.span_idle) return show(pr.span_idle_formula, *pr.span_idle);
-  if (name == "max_device_idle" && pr.device_idle) return show(pr.device_idle_formula, *pr.device_idle);
+    return "  " + form.formula + " = " + form.value.ToText() + " " + Check(measured == form.value);
+  }
   return "";
 }
 
@@ -132,14 +128,14 @@ std::string ComparisonJson(const std::vector<ComparedRun>& rows) {
                         {"slots", m.makespan * r.timeline.problem.P}};
     io::AddMetricsJson(m, r.timeline.problem, j);  // every metric of the table
     nlohmann::json pred = nlohmann::json::object();
-    if (r.prediction.makespan) pred["makespan"] = {{"formula", r.prediction.makespan_formula}, {"value", *r.prediction.makespan}};
-    if (r.prediction.bubble_ratio)
-      pred["bubble_ratio"] = {{"formula", r.prediction.bubble_formula},
-                              {"value", r.prediction.bubble_ratio->ToDouble()}};  // a double, as bubble_ratio is
-    if (r.prediction.span_idle)
-      pred["max_span_idle"] = {{"formula", r.prediction.span_idle_formula}, {"value", *r.prediction.span_idle}};
-    if (r.prediction.device_idle)
-      pred["max_device_idle"] = {{"formula", r.prediction.device_idle_formula}, {"value", *r.prediction.device_idle}};
+    // Each form under its metric's JSON key, its number in the metric's own
+    // JSON form (bubble_ratio a double, as it is measured).
+    for (const PredictedMetric& form : PredictedMetrics(r.prediction)) {
+      const MetricInfo& metric = *FindMetric(form.metric);
+      nlohmann::json value = form.value.ToDouble();
+      if (metric.json_form == JsonForm::kInteger) value = form.value.num();
+      pred[metric.json_key] = {{"formula", form.formula}, {"value", value}};
+    }
     if (r.prediction.peak_per_device)
       pred["peak_activations_per_device"] = {{"formula", r.prediction.peak_formula}, {"value", *r.prediction.peak_per_device}};
     if (r.prediction.peak_max)

@@ -7,6 +7,8 @@
 #include <string>
 
 #include "ppsim/closed_forms.h"
+#include "ppsim/generators.h"
+#include "ppsim/metric_table.h"
 #include "ppsim/metrics.h"
 #include "ppsim/simulate.h"
 
@@ -205,6 +207,36 @@ TEST(ZooClosedForms, PredictionsMatchWhereGiven) {
               }
             }
   EXPECT_GT(predicted, 100);
+}
+
+}  // namespace
+}  // namespace ppsim
+
+namespace ppsim {
+namespace {
+
+// Each whole-run form a schedule publishes is read under its metric's name
+// (PredictedMetrics) and equals what the metric table measures, for every
+// registry schedule that has forms, on a grid where their conditions hold.
+TEST(ZooClosedForms, EveryFormIsItsMetricByName) {
+  int checked = 0;
+  for (const GeneratorInfo& g : Generators())
+    for (int P : {2, 4})
+      for (int M : {2 * P, 4 * P}) {
+        Problem p = Sized(P, M, 1, 1, 1);
+        p.costs.fb = {2};
+        if (g.fixed_chunks == 0) p.v = 2;
+        Result<Timeline> t = Simulate(g.name, p);
+        if (!t.ok()) continue;  // outside the schedule's conditions
+        const Metrics m = Measure(*t);
+        for (const PredictedMetric& form : PredictedMetrics(Predict(g.name, t->problem))) {
+          const MetricInfo* metric = FindMetric(form.metric);
+          ASSERT_NE(metric, nullptr) << g.name << ": " << form.metric;
+          EXPECT_EQ(metric->value(m, t->problem, -1), form.value) << Label(g.name.c_str(), p) << " " << form.metric;
+          ++checked;
+        }
+      }
+  EXPECT_GT(checked, 40);
 }
 
 }  // namespace
