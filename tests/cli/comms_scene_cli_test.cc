@@ -122,6 +122,35 @@ TEST(CommsScene, ThePictureDrawsTheOpsWhereTheCommRunPlacedThem) {
   EXPECT_EQ(device, 4) << run.out;
 }
 
+// examples/pytorch_recv_order.toml (pytorch #188833) at P = 2, 4, 6, 8 with
+// M = 8: PyTorch's eager RECVs against deferred ones, exact makespans, so a
+// change to either lowering or to the p2p stream shows here.
+TEST(CommsScene, TheRecvOrderExampleHoldsItsFigures) {
+  const std::string scene = std::string(PPSIM_SOURCE_DIR) + "/examples/pytorch_recv_order.toml";
+  const struct {
+    int p, deferred, eager, exposed;
+  } kFigures[] = {{4, 38, 48, 13}, {6, 42, 76, 40}, {8, 46, 96, 56}};
+  for (const auto& f : kFigures) {
+    const testing::ToolRun run = RunPpsim("check " + scene + " --set P=" + std::to_string(f.p));
+    EXPECT_EQ(run.exit_code, 0) << f.p << ": " << run.out << run.err;
+    EXPECT_NE(run.out.find("makespan(Deferred) = " + std::to_string(f.deferred) +
+                           ", makespan(Eager) = " + std::to_string(f.eager)),
+              std::string::npos)
+        << run.out;
+    EXPECT_NE(run.out.find("exposed_comm(Eager) = " + std::to_string(f.exposed) + ", exposed_comm(Deferred) = 0"),
+              std::string::npos)
+        << run.out;
+    EXPECT_NE(run.out.find("all 9 claims hold"), std::string::npos) << run.out;
+  }
+  // At P = 2 the eager order costs nothing: the two claims that it does are false.
+  const testing::ToolRun two = RunPpsim("check " + scene + " --set P=2");
+  EXPECT_EQ(two.exit_code, 11);
+  EXPECT_NE(two.out.find("makespan(Deferred) < makespan(Eager) is false: makespan(Deferred) = 34, makespan(Eager) = 34"),
+            std::string::npos)
+      << two.out;
+  EXPECT_NE(two.out.find("2 of 9 claims are false"), std::string::npos) << two.out;
+}
+
 TEST(CommsScene, AnUnknownLinkKeyIsOneLine) {
   std::string text = kScene;
   text.replace(text.find("latency = 0"), 7, "lat");
