@@ -17,6 +17,7 @@ int SceneLoader(const std::uint8_t* data, std::size_t size);   // a scene file, 
 int PytorchCsv(const std::uint8_t* data, std::size_t size);    // a PyTorch CSV schedule, read and placed
 int ScheduleText(const std::uint8_t* data, std::size_t size);  // a ppsim text schedule, read and placed
 int TimelineJson(const std::uint8_t* data, std::size_t size);  // a timeline JSON, read and validated
+int KinetoTrace(const std::uint8_t* data, std::size_t size);   // a profiler trace, read (last and #3 step)
 
 struct Target {
   const char* name;  // also the directory of its inputs: tests/fuzz/<name>/
@@ -26,7 +27,7 @@ inline void PrintTo(const Target& t, std::ostream* os) { *os << t.name; }  // in
 
 inline constexpr Target kTargets[] = {
     {"claim_parser", ClaimParser},   {"scene_loader", SceneLoader},   {"pytorch_csv", PytorchCsv},
-    {"schedule_text", ScheduleText}, {"timeline_json", TimelineJson},
+    {"schedule_text", ScheduleText}, {"timeline_json", TimelineJson}, {"kineto_trace", KinetoTrace},
 };
 
 }  // namespace ppsim::fuzz
