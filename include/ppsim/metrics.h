@@ -14,9 +14,9 @@ struct Metrics {
   Tick makespan = 0;  // last end - 0
   Tick busy = 0;      // sum of op durations (an overlapped pair counts once)
   Tick idle = 0;      // P * makespan - busy: the bubble in device-ticks
-  double bubble_ratio = 0;      // idle / busy
-  double bubble_fraction = 0;   // idle / (P * makespan)
-  double bubble_rate_span = 0;  // Zero Bubble paper: (max span - ideal) / max span
+  // The ratios (bubble_ratio, bubble_fraction, bubble_rate_span) are not
+  // stored: the metric table (metric_table.h) computes each exactly from
+  // these integers, and every output reads them there.
   std::vector<Tick> busy_per_device;
   std::vector<Tick> span_per_device;  // last end - first start
   // The largest idle time inside one device's span (the Zero Bubble paper's

@@ -5,7 +5,6 @@
 #include "device_walk.h"
 #include "fast_div.h"
 #include "ppsim/comm_run.h"
-#include "ppsim/metric_table.h"
 
 namespace ppsim {
 namespace {
@@ -87,10 +86,6 @@ Metrics Measure(const Timeline& t, const MeasureOptions& options) {
     m.max_span_idle = std::max(m.max_span_idle, m.span_per_device[d] - m.busy_per_device[d]);
     m.max_device_idle = std::max(m.max_device_idle, m.makespan - m.busy_per_device[d]);
   }
-  if (m.busy > 0) m.bubble_ratio = static_cast<double>(m.idle) / static_cast<double>(m.busy);
-  if (m.makespan > 0) m.bubble_fraction = static_cast<double>(m.idle) / static_cast<double>(p.P * m.makespan);
-  // Zero Bubble's bubble rate, as the metric table defines it exactly.
-  m.bubble_rate_span = FindMetric("bubble_rate_span")->value(m, p, -1)->ToDouble();
   m.activations = MeasureActivations(t, p.hold, options.series);
   m.resident_peak_per_device = p.hold == HoldMode::kResident
                                    ? m.activations.peak_per_device

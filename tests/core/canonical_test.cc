@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "ppsim/metrics.h"
+#include "ppsim/rational.h"
 #include "ppsim/simulate.h"
 
 namespace ppsim {
@@ -21,7 +22,7 @@ TEST(Canonical, GPipeP4M6) {
   EXPECT_EQ(m.makespan, 18);
   EXPECT_EQ(m.idle, 24);
   EXPECT_EQ(m.busy, 48);
-  EXPECT_DOUBLE_EQ(m.bubble_ratio, 0.5);
+  EXPECT_EQ(Rational::Of(m.idle, m.busy), Rational::Of(1, 2));  // bubble_ratio, exactly
   EXPECT_EQ(m.activations.peak, 23);
 }
 
@@ -29,7 +30,7 @@ TEST(Canonical, OneFOneBP4M6) {
   Metrics m = SimulateAndMeasure("1f1b", 4, 6);
   EXPECT_EQ(m.makespan, 18);
   EXPECT_EQ(m.idle, 24);
-  EXPECT_DOUBLE_EQ(m.bubble_ratio, 0.5);
+  EXPECT_EQ(Rational::Of(m.idle, m.busy), Rational::Of(1, 2));  // bubble_ratio, exactly
   EXPECT_EQ(m.activations.peak, 9);
 }
 

@@ -60,7 +60,7 @@ TEST(ZooClosedForms, GPipeAnd1F1BMakespanAndBubble) {
             const Problem p = Sized(P, M, f, b);
             const SimRun r = Simulated(name, p);
             EXPECT_EQ(r.metrics.makespan, (M + P - 1) * (f + b + 1)) << Label(name, p);
-            EXPECT_DOUBLE_EQ(r.metrics.bubble_ratio, static_cast<double>(P - 1) / M) << Label(name, p);
+            EXPECT_EQ(Rational::Of(r.metrics.idle, r.metrics.busy), Rational::Of(P - 1, M)) << Label(name, p);
           }
 }
 
@@ -74,7 +74,7 @@ TEST(ZooClosedForms, InterleavedBubbleIsDividedByV) {
           Problem p = Sized(P, M, chunk, chunk);
           p.v = v;
           const SimRun r = Simulated("interleaved", p);
-          EXPECT_DOUBLE_EQ(r.metrics.bubble_ratio, static_cast<double>(P - 1) / (v * M)) << Label("interleaved", p)
+          EXPECT_EQ(Rational::Of(r.metrics.idle, r.metrics.busy), Rational::Of(P - 1, std::int64_t{v} * M)) << Label("interleaved", p)
                                                                                        << " v=" << v;
         }
 }
