@@ -12,12 +12,12 @@
 
 #include "cli/run_tool.h"
 #include "ppsim/problem_keys.h"
+#include "../generated_doc.h"
 
 namespace ppsim {
 namespace {
 
 using testing::RunPpsim;
-using testing::Slurp;
 using testing::ToolRun;
 
 std::string Write(const std::string& name, const std::string& text) {
@@ -114,20 +114,10 @@ TEST(KeysCli, ListKeysPrintsTheTable) {
 constexpr const char* kBegin = "<!-- keys: generated from KeyTable() by tests/cli/keys_cli_test.cc -->\n";
 constexpr const char* kEnd = "<!-- end of keys -->\n";
 
-// PPSIM_UPDATE_DOCS=1 rewrites the table in place instead of failing.
+// PPSIM_UPDATE_DOCS=1 rewrites the table in place instead of failing
+// (generated_doc.h).
 TEST(KeysDoc, KeysPageIsTheTable) {
-  const std::string path = std::string(PPSIM_SOURCE_DIR) + "/docs/keys.md";
-  std::string doc = Slurp(path);
-  const size_t begin = doc.find(kBegin), end = doc.find(kEnd);
-  ASSERT_NE(begin, std::string::npos) << path << " lacks the markers";
-  ASSERT_NE(end, std::string::npos);
-  const size_t from = begin + std::string(kBegin).size();
-  if (std::getenv("PPSIM_UPDATE_DOCS") != nullptr) {
-    doc.replace(from, end - from, KeyTableMarkdown());
-    std::ofstream(path, std::ios::binary) << doc;
-    return;
-  }
-  EXPECT_EQ(doc.substr(from, end - from), KeyTableMarkdown()) << "rerun with PPSIM_UPDATE_DOCS=1 to regenerate";
+  testing::ExpectGeneratedSection(std::string(PPSIM_SOURCE_DIR) + "/docs/keys.md", kBegin, kEnd, KeyTableMarkdown());
 }
 
 }  // namespace

@@ -2,42 +2,23 @@
 // is KeyTable()), and every front end checks a setting through it.
 #include <gtest/gtest.h>
 
-#include <cstdlib>
-#include <fstream>
-#include <sstream>
 #include <string>
 
 #include "ppsim/render/output_format.h"
 #include "ppsim/render/render_settings.h"
+#include "../generated_doc.h"
 
 namespace ppsim {
 namespace {
 
-std::string Slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 constexpr const char* kBegin = "<!-- render settings: generated from RenderSettingTable() by tests/render/render_settings_doc_test.cc -->\n";
 constexpr const char* kEnd = "<!-- end of render settings -->\n";
 
-// PPSIM_UPDATE_DOCS=1 rewrites the table in place instead of failing.
+// PPSIM_UPDATE_DOCS=1 rewrites the table in place instead of failing
+// (generated_doc.h).
 TEST(RenderSettingsDoc, RenderingPageHoldsTheTable) {
-  const std::string path = std::string(PPSIM_SOURCE_DIR) + "/docs/rendering.md";
-  std::string doc = Slurp(path);
-  const size_t begin = doc.find(kBegin), end = doc.find(kEnd);
-  ASSERT_NE(begin, std::string::npos) << path << " lacks the markers";
-  ASSERT_NE(end, std::string::npos);
-  const size_t from = begin + std::string(kBegin).size();
-  if (std::getenv("PPSIM_UPDATE_DOCS") != nullptr) {
-    doc.replace(from, end - from, render::RenderSettingsMarkdown());
-    std::ofstream(path, std::ios::binary) << doc;
-    return;
-  }
-  EXPECT_EQ(doc.substr(from, end - from), render::RenderSettingsMarkdown())
-      << "rerun with PPSIM_UPDATE_DOCS=1 to regenerate";
+  testing::ExpectGeneratedSection(std::string(PPSIM_SOURCE_DIR) + "/docs/rendering.md", kBegin, kEnd,
+                                  render::RenderSettingsMarkdown());
 }
 
 TEST(RenderSettings, EachValueIsCheckedByItsRow) {
