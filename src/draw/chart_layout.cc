@@ -22,7 +22,7 @@ using chart::PowerStep;
 
 void DeviceLabels(const Chart& c) {
   const double lh = c.b.LineHeight(c.style.label_px);
-  const int step = PowerStep(lh * 1.05, c.g.row_h);  // thinned so that labels never touch
+  const int step = PowerStep(lh * 1.05, c.Pitch());  // thinned so that labels never touch
   for (int row = 0; row < c.Rows(); row += step) {
     const int d = row * c.f.rows_per;
     std::string name = "d";
@@ -139,7 +139,7 @@ std::vector<Tick> IdlePerDevice(const Timeline& t) {
 void LayoutChart(Builder& b, const Frame& f, const RunGeometry& g, const ChartStyle& style, const RunInput& run,
                  int index, std::int64_t gauge_scale, std::int64_t gauge_den) {
   const Chart c{b, f, g, style, *run.timeline, *run.metrics, index};
-  b.Rect(Role::kGrid, {f.x0, g.gantt_y, f.X(c.t.makespan) - f.x0, static_cast<double>(c.Rows() * g.row_h)},
+  b.Rect(Role::kGrid, {f.x0, g.gantt_y, f.X(c.t.makespan) - f.x0, static_cast<double>(c.Rows() * c.Pitch())},
          palette::kGrid)
       .run = index;
   DeviceLabels(c);
@@ -150,6 +150,7 @@ void LayoutChart(Builder& b, const Frame& f, const RunGeometry& g, const ChartSt
     chart::OpCells(c, ops);
     chart::BubbleCells(c, ops);
   }
+  if (g.lane_h > 0) chart::CommLanes(c);
   chart::Gauge(c, gauge_scale, gauge_den);
   FinishLines(c);
   IdleCounts(c, IdlePerDevice(c.t));

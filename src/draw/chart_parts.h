@@ -1,7 +1,7 @@
 // The parts of one run's chart (chart_layout.h), in the files named after
 // what they lay out: chart_cells.cc the Gantt cells (one per op and per idle
 // cycle, or aggregated strips), chart_gauge.cc the memory gauge, and
-// chart_layout.cc the labels, axis, cursor, finish lines and idle counts
+// chart_comm.cc the communication lanes, chart_layout.cc the labels, axis, cursor, finish lines and idle counts
 // around them. Each part draws from the same per-chart context, Chart.
 #pragma once
 
@@ -63,7 +63,9 @@ struct Chart {
   const Metrics& m;
   int run;
   int Rows() const { return (t.problem.P + f.rows_per - 1) / f.rows_per; }
-  double RowY(int row) const { return g.gantt_y + row * g.row_h; }
+  // A row's pitch: its compute row and, when comms are drawn, its lane under it.
+  int Pitch() const { return g.row_h + g.lane_h; }
+  double RowY(int row) const { return g.gantt_y + row * Pitch(); }
   // The cell of ticks [a, e) on row d, inside the gaps.
   Box Cell(Tick a, Tick e, double top, double h) const {
     const double x = f.X(a), x1 = f.X(e);
@@ -77,6 +79,11 @@ struct Chart {
 void OpCells(const Chart& c, const std::vector<PlacedOp>& ops);
 void BubbleCells(const Chart& c, const std::vector<PlacedOp>& ops);
 void StripCells(const Chart& c, const std::vector<PlacedOp>& ops);
+
+// chart_comm.cc: with a comm run (Timeline::comms), each device's lane of
+// transfers under its row (sends in the lane's top half, receives in its
+// bottom half) and the waits on transfers marked on the compute rows.
+void CommLanes(const Chart& c);
 
 // chart_gauge.cc: the gauge's background and the cluster's or each device's
 // gauge on the page's shared scale (1/den stage-sets).

@@ -180,6 +180,14 @@ void AppendChart(std::string& out, const DisplayList& list, const std::string& c
                "@s" + std::to_string(item.stage) + "\"";
     } else if (item.role == Role::kBubble) {
       attrs += " class=\"bubble\"" + Attr("run", item.run) + Attr("device", item.device) + Attr("start", item.tick0);
+    } else if (item.role == Role::kTransfer || item.role == Role::kTransferLink) {
+      attrs += std::string(item.role == Role::kTransfer ? " class=\"transfer\"" : " class=\"link\"") +
+               Attr("run", item.run) + Attr("device", item.device) + Attr("start", item.tick0) +
+               Attr("end", item.tick1) + " data-side=\"" + std::string(1, item.op_kind) + "\" data-transfer=\"" +
+               (item.value ? "B" : "F") + std::to_string(item.microbatch) + "@b" + std::to_string(item.stage) + "\"";
+    } else if (item.role == Role::kCommWait) {
+      attrs += " class=\"comm-wait\"" + Attr("run", item.run) + Attr("device", item.device) +
+               Attr("start", item.tick0) + Attr("end", item.tick1);
     } else if (item.role == Role::kGaugeBar) {
       attrs += " class=\"held\"" + Attr("run", item.run) + Attr("tick", item.tick0) + Attr("value", item.value);
       if (item.device >= 0) attrs += Attr("device", item.device);

@@ -21,6 +21,11 @@ namespace {
 
 using Align = Builder::Align;
 
+// Whether a run models communication as ops (docs/comms.md): its chart has lanes.
+bool AnyComms(const std::vector<RunInput>& runs) {
+  return std::any_of(runs.begin(), runs.end(), [](const RunInput& r) { return r.timeline->comms != nullptr; });
+}
+
 // The list's header fields and one RunSummary per run.
 // "work differs: 1F1B busy 64 · ZB-H1 busy 96 ticks", when the runs do not
 // do the same work (a scene gave one its own costs); "" when they do.
@@ -175,6 +180,10 @@ double Legend(Builder& b, const Frame& f, const LayoutInput& in, double y, const
   for (const RunRule& r : pair_rules)
     entries.push_back({palette::kForward, Named(r, in.runs.size()), false, palette::kBackward});
   for (int kinds : mixes) entries.push_back({KindsMix(kinds), MixLabel(kinds)});
+  if (AnyComms(in.runs)) {  // the lanes (chart_comm.cc)
+    entries.push_back({palette::kCommPosted, "a transfer, in the lane under its device: posted (sends above, receives below)"});
+    entries.push_back({palette::kCommLink, "on the link until complete; on a device row, its compute waiting on communication"});
+  }
   const double px = f.Font(20);
   const double lh = b.LineHeight(px);
   const double sw = std::round(lh * 0.8);
@@ -300,6 +309,16 @@ Split SplitHeight(double flexible, const SplitRule& r) {
   s.gauge_h = static_cast<int>(std::ceil(r.head)) + r.rows * static_cast<int>(lane);
   s.ok = s.row_h >= r.lane_min && lane >= r.lane_min;
   return s;
+}
+
+// The communication lane's share of a device row's `pitch` (frame pixels;
+// `frame_per_display` frame pixels make a pixel where the picture is
+// viewed): a quarter, at least 4 viewed pixels (2 for its sends, 2 for its
+// receives), at most half; none in a pitch under 2 pixels.
+int CommLaneHeight(int pitch, double frame_per_display) {
+  if (pitch < 2) return 0;
+  const int least = static_cast<int>(std::ceil(4 * frame_per_display - 1e-9));
+  return std::min(pitch / 2, std::max(least, pitch / 4));
 }
 
 // Cycles per column strip: 1 while a cycle is two pixels wide or more where
@@ -507,7 +526,11 @@ Result<DisplayList> LayoutRuns(const LayoutInput& in, TextMeasurer& measurer, co
   rule.lane_min = std::max(4.0, std::ceil(5.0 * W / list.display_width));
   rule.lane_label = std::ceil(b.LineHeight(f.min_px));
   const Split split = SplitHeight(flexible, rule);
-  const int row_h = split.row_h, gauge_h = split.gauge_h;
+  int row_h = split.row_h;
+  const int gauge_h = split.gauge_h;
+  // With comms modelled, each device row gives a lane under it to its transfers.
+  const int lane_h = f.rows_per == 1 && AnyComms(in.runs) ? CommLaneHeight(row_h, W / list.display_width) : 0;
+  row_h -= lane_h;
   if (!split.ok) {  // say how many runs would fit
     int fit = 0;
     for (int k = R - 1; k >= 1 && fit == 0; --k) {
@@ -535,7 +558,8 @@ Result<DisplayList> LayoutRuns(const LayoutInput& in, TextMeasurer& measurer, co
     g.caption_h = caption_h;
     g.gantt_y = std::round(y + caption_h + gap);
     g.row_h = row_h;
-    g.gauge_y = g.gantt_y + rows * row_h + gap;
+    g.lane_h = lane_h;
+    g.gauge_y = g.gantt_y + rows * (row_h + lane_h) + gap;
     g.gauge_h = gauge_h;
     g.axis_y = g.gauge_y + g.gauge_h + gap;
     y = g.axis_y + axis_h + run_gap;

@@ -69,6 +69,7 @@ struct RunGeometry {
   double caption_h = 0;
   double gantt_y = 0;
   int row_h = 0;
+  int lane_h = 0;  // the communication lane under each device row (0: no run of the page models comms)
   double gauge_y = 0;
   int gauge_h = 0;
   double axis_y = 0;

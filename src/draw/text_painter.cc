@@ -126,6 +126,12 @@ std::string Legend(const DisplayList& list, const Grid& g, int columns) {
                        "full = " + full + " stage-sets; each cycle's under the chart)";
   if (chunked && g.per_tick == 1) s += " · f b w: a later chunk (c1, ...)";
   if (pairs) s += g.per_tick == 1 ? " · + an overlapped F+B pair" : " · F4c0+B0c1 an overlapped pair";
+  const bool comms = std::any_of(list.items.begin(), list.items.end(), [](const Item& it) {
+    return it.role == Role::kTransfer || it.role == Role::kTransferLink || it.role == Role::kCommWait;
+  });
+  if (comms)
+    s += " · under each device, its transfers: : posted, s its send on the link, r its receive, x both · ~ a device "
+         "waiting on communication";
   if (g.per_column > 1) s += " · one column = " + std::to_string(g.per_column) + " cycles";
   if (list.ticks_per_strip > 1) s += " · values: the most in each " + std::to_string(list.ticks_per_strip) + " cycles";
   return WrapPhrases(s, columns);
@@ -160,6 +166,13 @@ std::vector<Row> DeviceRows(const DisplayList& list, const Grid& g, size_t r, Ti
     if (item.run != static_cast<int>(r) || !item.VisibleAt(t) || item.device < 0 || item.device >= P) continue;
     if (item.role == Role::kIdleCount) {
       Put(rows[item.device], " idle " + std::to_string(item.value), g.col(list.last_tick + g.per_column - 1));
+      continue;
+    }
+    if (item.role == Role::kCommWait) {  // "~" where "." would be: the idle cycles spent waiting
+      const Tick end = item.grow_ticks > 0 ? std::min(item.tick1, std::max(item.tick0, t)) : item.tick1;
+      const int c0 = g.col(item.tick0), c1 = std::min<int>(static_cast<int>(width), std::max(g.col(end), c0 + 1));
+      for (int c = c0; c < c1 && end > item.tick0; ++c)
+        rows[item.device][c] = {(c - g.left) % per == 0 ? "~" : " ", true, item.color};
       continue;
     }
     if (item.role != Role::kOp && item.role != Role::kBubble) continue;
@@ -197,6 +210,32 @@ std::vector<Row> DeviceRows(const DisplayList& list, const Grid& g, size_t r, Ti
     prev_label = label;
   }
   return rows;
+}
+
+// The comm lane under each device row of run `r` at frame t (none when the
+// run draws no transfers): ":" while a transfer is posted, then "s" while a
+// send is on its link, "r" while a receive is, "x" where both are.
+std::vector<Row> LaneRows(const DisplayList& list, const Grid& g, size_t r, Tick t, size_t width) {
+  const int P = list.runs[r].problem.P;
+  std::vector<Row> lanes;
+  for (const Item& item : list.items) {
+    const bool link = item.role == Role::kTransferLink;
+    if (item.run != static_cast<int>(r) || (!link && item.role != Role::kTransfer) || item.device < 0 ||
+        item.device >= P)
+      continue;
+    if (lanes.empty()) lanes.assign(P, Row(width));
+    if (!item.VisibleAt(t)) continue;
+    const Tick end = item.grow_ticks > 0 ? std::min(item.tick1, std::max(item.tick0, t)) : item.tick1;
+    const int c0 = g.col(item.tick0), c1 = std::min<int>(static_cast<int>(width), std::max(g.col(end), c0 + 1));
+    const std::string mine = link ? (item.op_kind == 'S' ? "s" : "r") : ":";
+    for (int c = c0; c < c1 && end > item.tick0; ++c) {
+      Glyph& cell = lanes[item.device][c];
+      if (!link && cell.text != " ") continue;  // "posted" never hides a transfer on its link
+      const bool both = link && cell.text != " " && cell.text != ":" && cell.text != mine;
+      cell = {both ? "x" : mine, true, item.color};
+    }
+  }
+  return lanes;
 }
 
 // Run r's gauge series at frame t, one per gauge row (the cluster, or each
@@ -282,7 +321,11 @@ std::string PaintText(const DisplayList& list, Tick t, int columns, bool ansi) {
     }
     out += "\n" + WrapPhrases(list.runs[r].caption + (status.empty() ? "" : "  [" + status + "]"), columns);
     out += Axis(g, T, ansi);
-    for (const Row& row : DeviceRows(list, g, r, t, width)) out += Join(row, ansi, false) + "\n";
+    const std::vector<Row> device_rows = DeviceRows(list, g, r, t, width), comm_lanes = LaneRows(list, g, r, t, width);
+    for (size_t d = 0; d < device_rows.size(); ++d) {
+      out += Join(device_rows[d], ansi, false) + "\n";
+      if (d < comm_lanes.size()) out += Join(comm_lanes[d], ansi, false) + "\n";
+    }
     // One gauge row, or one per device (GaugeMode::kDevice), under the chart.
     const size_t lanes = list.gauge == GaugeMode::kDevice ? list.runs[r].problem.P : 1;
     const std::vector<std::vector<std::int64_t>> values = GaugeValues(list, r, t, lanes);

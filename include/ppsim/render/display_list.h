@@ -52,6 +52,12 @@ inline constexpr Color kHatch{150, 150, 150};      // the bubble's diagonal hatc
 inline constexpr Color kHeld{178, 121, 162};       // activations held (the gauge)
 inline constexpr Color kGaugeBack{244, 240, 243};
 inline constexpr Color kCursor{200, 40, 40};       // "now"
+// Communication (docs/comms.md), drawn only when a run models it: a
+// transfer on its device's lane, light from its side's post until the
+// transfer starts, dark while it is on the link; the dark shade also marks
+// where a compute row waits on a transfer.
+inline constexpr Color kCommPosted{178, 219, 214};
+inline constexpr Color kCommLink{0, 121, 112};
 }  // namespace palette
 
 // Hatched rects: one diagonal line (bottom-left to top-right) per this many
@@ -87,6 +93,10 @@ enum class Role : std::uint8_t {
   kIdleCount,    // "idle 6" at the end of a device row, once the run is done
   kChunkMark,    // a dark bar along the bottom of a later chunk's cell too small for "F3·c1"
   kWholeMark,    // a weight-grad bar along the top of a whole backward's cell (B + W in one op)
+  kTransfer,     // one side of a transfer on its device's comm lane, [tick0, tick1) = its post to its completion
+                 // (op_kind 'S' its SEND, 'R' its RECV; microbatch; stage = the boundary; value 1 = a gradient)
+  kTransferLink, // the same transfer's time on its link, [tick0, tick1) = start to completion, over kTransfer
+  kCommWait,     // a bar on a compute row where it waits on a transfer, [tick0, tick1)
 };
 
 // How a text's x is anchored (SVG's text-anchor): the box's left edge,
