@@ -53,7 +53,9 @@ enum class CostBasis : std::uint8_t {
 
 // Op durations. Each vector holds one value per virtual stage, or a single
 // value that applies to every stage (with CostBasis::kStage, also one value
-// per stage of the model on one device, P values). All values must be ≥ 1.
+// per stage of the model on one device, P values). All values must be ≥ 1,
+// except a per-stage value of a stage listed in Problem::empty_stages, which
+// may be 0.
 // Until ScaleCosts() has run (Problem::ticks_per_unit == 0) they are in the
 // user's units; Place() reads them as ticks per op.
 //
@@ -137,6 +139,11 @@ struct Problem {
   // is the latency model; on, each schedule is lowered to SEND/RECV ops
   // placed on their links and `comm`/`comm_hops` are not used.
   CommModel comms;
+  // Stages with no layers (a Megatron layout's empty stages, layout.h), in
+  // increasing order: their per-stage costs may be 0 ticks, so their ops take
+  // no time, keep their place in each device's order and pass data on
+  // (docs/semantics.md). Every other stage's costs stay ≥ 1. Empty = none.
+  std::vector<int> empty_stages;
 
   int stages() const { return P * v; }
   // The op-id space of this problem (two chains for kDualPipe), in slice units.

@@ -74,24 +74,26 @@ Result<StageCosts> SumStageCosts(const Model& model, const Layout& layout) {
 }
 
 Error ApplyStageCosts(const StageCosts& c, const Layout& layout, Problem& p) {
+  std::vector<int> empty_stages;
   for (size_t s = 0; s < layout.stages.size(); ++s) {
     const LayoutStage& st = layout.stages[s];
     const std::string stage = "stage " + std::to_string(s) + " (pp " + std::to_string(st.pp_rank) + ", vp " +
                               std::to_string(st.vp_stage) + ")";
     const bool empty =
         st.decoder_layer_ids.empty() && st.mtp_layer_ids.empty() && !st.builds_embedding && !st.builds_loss;
+    if (empty) {
+      empty_stages.push_back(static_cast<int>(s));  // its ops take 0 ticks and pass data on
+      continue;
+    }
     for (const auto& [sum, kind] : {std::pair{c.f[s], "F"}, std::pair{c.b[s], "B"}, std::pair{c.w[s], "W"}}) {
       if (sum >= 1) continue;
-      if (empty)
-        return Error::Field(ErrorCode::kInvalidValue, "layout",
-                            ": " + stage +
-                                " has no layer, so its ops would take 0 ticks; every op must take ≥ 1 "
-                                "(empty stages are not simulated yet)");
       return Error::Field(
           ErrorCode::kInvalidValue, "layout",
           ": " + stage + " sums to " + kind + " = " + std::to_string(sum) + " ticks; every op must take ≥ 1");
     }
   }
+  if (empty_stages.size() == layout.stages.size())
+    return Error::Field(ErrorCode::kInvalidValue, "layout", ": every stage is empty; there is nothing to run");
   p.P = layout.P;
   p.v = layout.v;
   p.cost_basis = CostBasis::kChunk;
@@ -100,6 +102,7 @@ Error ApplyStageCosts(const StageCosts& c, const Layout& layout, Problem& p) {
   p.costs.b = c.b;
   for (size_t s = 0; s < c.b.size(); ++s) p.costs.b[s] += c.recompute[s];
   p.costs.w = c.w;
+  p.empty_stages = std::move(empty_stages);
   const auto any = [](const std::vector<std::int64_t>& v) {
     return std::any_of(v.begin(), v.end(), [](std::int64_t x) { return x != 0; });
   };

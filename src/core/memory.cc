@@ -66,11 +66,16 @@ class EventOf {
         split_(t.schedule.split_backward) {
     for (OpKind kind : {OpKind::kF, OpKind::kB, OpKind::kW})
       for (int s = 0; s < S_; ++s) cost_.push_back(t.problem.costs.Of(kind, s));
+    if (!t.problem.empty_stages.empty()) {
+      empty_.assign(S_, 0);
+      for (int s : t.problem.empty_stages) empty_[s] = 1;
+    }
   }
 
   bool operator()(OpId id, Event& ev) const {
     const OpId q = static_cast<OpId>(by_s_.Div(static_cast<std::uint32_t>(id)));
     const OpId stage = id - q * S_;
+    if (!empty_.empty() && empty_[stage]) [[unlikely]] return false;  // a stage with no layer holds nothing
     if (q >= two_m_) {  // W(m,s): frees the set under the allocator view
       if (held_) return false;
       const OpId b = (2 * (q - two_m_) + 1) * S_ + stage, f = b - S_;
@@ -112,6 +117,7 @@ class EventOf {
   bool held_;
   bool split_;
   std::vector<Tick> cost_;  // Costs::Of by kind * S + stage
+  std::vector<std::uint8_t> empty_;  // by stage: 1 = no layer (Problem::empty_stages); empty = none
 };
 
 // A slot's events in tick order (an overlapped pair may carry two).

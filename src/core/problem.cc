@@ -18,7 +18,9 @@ Tick PerStage(const std::vector<Tick>& values, int stage) {
 
 // `model_stages` > 0: a list of that many values (one per stage of the model
 // on one device) is also accepted — CostBasis::kStage before ScaleCosts().
-Error CheckCosts(const char* field, const std::vector<Tick>& values, int stages, int model_stages) {
+// A per-stage value of a stage in `empty` (sorted) may be 0.
+Error CheckCosts(const char* field, const std::vector<Tick>& values, int stages, int model_stages,
+                 const std::vector<int>& empty) {
   if (values.empty()) return Fail(ErrorCode::kInvalidValue, std::string("cost ") + field + ": no value given");
   const int n = static_cast<int>(values.size());
   if (n != 1 && n != stages && n != model_stages) {
@@ -32,7 +34,9 @@ Error CheckCosts(const char* field, const std::vector<Tick>& values, int stages,
   }
   for (size_t i = 0; i < values.size(); ++i) {
     std::string where = values.size() == 1 ? std::string(field) : std::string(field) + "[" + std::to_string(i) + "]";
-    if (values[i] <= 0)
+    const bool may_be_zero = static_cast<int>(values.size()) == stages && values.size() > 1 &&
+                             std::binary_search(empty.begin(), empty.end(), static_cast<int>(i));
+    if (values[i] < 0 || (values[i] == 0 && !may_be_zero))
       return Fail(ErrorCode::kInvalidValue, "cost " + where + " must be ≥ 1 tick, got " + std::to_string(values[i]));
     if (values[i] > kMaxCost)
       return Fail(ErrorCode::kTooLarge, "cost " + where + " = " + std::to_string(values[i]) +
@@ -143,15 +147,19 @@ Error ValidateProblem(const Problem& p) {
   if (p.placement != Placement::kLoop && p.placement != Placement::kMap && p.v != 2)
     return bad(PlacementName(p.placement) + " placement needs exactly 2 chunks per device, got " + std::to_string(p.v));
   const int S = p.stages();
+  for (size_t i = 0; i < p.empty_stages.size(); ++i)
+    if (p.empty_stages[i] < 0 || p.empty_stages[i] >= S || (i > 0 && p.empty_stages[i] <= p.empty_stages[i - 1]))
+      return bad("empty stages: " + std::to_string(p.empty_stages[i]) + " is not a stage in 0.." +
+                 std::to_string(S - 1) + " listed in increasing order");
   const int model_stages = p.cost_basis == CostBasis::kStage && p.ticks_per_unit == 0 ? p.P : 0;
   {
-    Error e = CheckCosts("F", p.costs.f, S, model_stages);
+    Error e = CheckCosts("F", p.costs.f, S, model_stages, p.empty_stages);
     if (e.code != ErrorCode::kOk) return e;
   }
   for (auto [name, values] : {std::pair<const char*, const std::vector<Tick>*>{"B", &p.costs.b},
                               {"W", &p.costs.w}, {"FB", &p.costs.fb}, {"BW", &p.costs.bw}}) {
     if (values->empty()) continue;
-    Error e = CheckCosts(name, *values, S, model_stages);
+    Error e = CheckCosts(name, *values, S, model_stages, p.empty_stages);
     if (e.code != ErrorCode::kOk) return e;
   }
   if (p.ticks_per_unit == 0 && p.costs.bw.empty() && p.costs.b.empty() != p.costs.w.empty()) {

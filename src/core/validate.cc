@@ -29,6 +29,21 @@ struct Checker {
   std::vector<int> index;  // by OpId: position in in.ops, -1 if absent
   std::int64_t unlisted = 0;  // found beyond kMaxViolationsListed
 
+  // The cost the timeline declares for `op` (its "costs"), if it declares
+  // one; an overlapped pair's is its compound cost, not checked here.
+  std::optional<Tick> DeclaredCost(const PlacedOp& op) const {
+    if (!in.costs || op.overlap >= 0 || op.stage < 0 || op.stage >= S) return std::nullopt;
+    auto given = [&](const std::vector<Tick>& per_stage) {
+      return per_stage.size() == 1 || static_cast<int>(per_stage.size()) > op.stage;
+    };
+    const std::vector<Tick>& per_stage =
+        op.kind == OpKind::kF ? in.costs->f : op.kind == OpKind::kB ? in.costs->b : in.costs->w;
+    if (op.full ? !(in.costs->bw.empty() ? given(in.costs->b) && given(in.costs->w) : given(in.costs->bw))
+                : !given(per_stage))
+      return std::nullopt;  // no cost given
+    return op.full ? in.costs->FullBackward(op.stage) : in.costs->Of(op.kind, op.stage);
+  }
+
   void Add(const char* rule, std::string message) {
     if (static_cast<std::int64_t>(out.size()) < kMaxViolationsListed) out.push_back({rule, std::move(message)});
     else ++unlisted;
@@ -83,7 +98,9 @@ struct Checker {
         continue;
       }
       index[id] = static_cast<int>(i);
-      if (op.end <= op.start || !CheckedSub(op.end, op.start))
+      // An op of no duration is legal only where the timeline declares a
+      // cost of 0 (a stage with no layer, Problem::empty_stages).
+      if (op.end < op.start || !CheckedSub(op.end, op.start) || (op.end == op.start && DeclaredCost(op) != Tick{0}))
         Add("duration", Name(op) + " has no positive duration: " + Span(op));
       if (in.placement) {
         Problem p;
@@ -123,22 +140,13 @@ struct Checker {
   void Durations() {
     if (!in.costs) return;
     for (const PlacedOp& op : in.ops) {
-      if (op.overlap >= 0) continue;  // a pair's duration is the compound cost
-      if (op.stage < 0 || op.stage >= S) continue;
-      auto given = [&](const std::vector<Tick>& per_stage) {
-        return per_stage.size() == 1 || static_cast<int>(per_stage.size()) > op.stage;
-      };
-      const std::vector<Tick>& per_stage =
-          op.kind == OpKind::kF ? in.costs->f : op.kind == OpKind::kB ? in.costs->b : in.costs->w;
-      if (op.full ? !(in.costs->bw.empty() ? given(in.costs->b) && given(in.costs->w) : given(in.costs->bw))
-                  : !given(per_stage))
-        continue;  // no cost given
-      const Tick want = op.full ? in.costs->FullBackward(op.stage) : in.costs->Of(op.kind, op.stage);
+      const std::optional<Tick> want = DeclaredCost(op);
+      if (!want) continue;
       const std::optional<Tick> lasts = CheckedSub(op.end, op.start);
       if (!lasts) continue;  // reported by Shape() as a "duration" violation
-      if (*lasts != want)
+      if (*lasts != *want)
         Add("duration", Name(op) + " lasts " + std::to_string(*lasts) + " ticks but its cost is " +
-                            std::to_string(want));
+                            std::to_string(*want));
     }
   }
 

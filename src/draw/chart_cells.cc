@@ -21,11 +21,13 @@ void OpCells(const Chart& c, const std::vector<PlacedOp>& ops) {
   auto half = [](const PlacedOp& op) { return op.overlap >= 0; };
   std::map<std::pair<Tick, bool>, double> narrowest;  // (duration, in a pair's half) -> px
   for (const PlacedOp& op : ops) {
+    if (op.end == op.start) continue;  // ZeroCells
     const Box cell = c.Cell(op.start, op.end, 0, c.g.row_h);
     auto [at, fresh] = narrowest.try_emplace({op.end - op.start, half(op)}, cell.w);
     if (!fresh) at->second = std::min(at->second, cell.w);
   }
   for (const PlacedOp& op : ops) {
+    if (op.end == op.start) continue;  // ZeroCells
     double top = c.RowY(op.device), h = c.g.row_h;
     if (half(op)) {  // an overlapped F+B pair: F in the top half, B in the bottom half
       h = c.g.row_h / 2.0;
@@ -98,6 +100,33 @@ void OpCells(const Chart& c, const std::vector<PlacedOp>& ops) {
     lab.microbatch = op.microbatch;
     lab.stage = op.stage;
     lab.from = op.end;  // once the cell is complete
+  }
+}
+
+// An op of no duration (a stage with no layer, Problem::empty_stages) keeps
+// its place and passes data on: a thin mark of its kind's colour at its
+// tick, over the bubble cells around it, so that it is seen but never
+// passes for work.
+void ZeroCells(const Chart& c, const std::vector<PlacedOp>& ops) {
+  for (const PlacedOp& op : ops) {
+    if (op.end != op.start) continue;
+    const double w = 3, x = std::round(c.f.X(op.start) - w / 2);
+    double top = c.RowY(op.device) + c.style.gy, h = c.g.row_h - 2 * c.style.gy;
+    if (op.overlap >= 0) {
+      h = h / 2.0;
+      if (op.kind != OpKind::kF) top += h;
+    }
+    Item& it = c.b.Rect(Role::kOp, {x, top, w, std::max(1.0, h)},
+                        OpFill(op.kind, ChunkOf(op, c.t.problem), c.t.problem.v));
+    it.run = c.run;
+    it.device = op.device;
+    it.tick0 = op.start;
+    it.tick1 = op.end;
+    it.op_kind = KindChar(op.kind);
+    it.microbatch = op.microbatch;
+    it.stage = op.stage;
+    if (c.t.problem.v > 1) it.chunk = ChunkOf(op, c.t.problem);
+    it.from = op.start;
   }
 }
 

@@ -149,6 +149,7 @@ void LayoutChart(Builder& b, const Frame& f, const RunGeometry& g, const ChartSt
   } else {
     chart::OpCells(c, ops);
     chart::BubbleCells(c, ops);
+    chart::ZeroCells(c, ops);
   }
   if (g.lane_h > 0) chart::CommLanes(c);
   chart::Gauge(c, gauge_scale, gauge_den);

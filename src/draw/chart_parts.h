@@ -78,6 +78,7 @@ struct Chart {
 // pixels where the picture is viewed.
 void OpCells(const Chart& c, const std::vector<PlacedOp>& ops);
 void BubbleCells(const Chart& c, const std::vector<PlacedOp>& ops);
+void ZeroCells(const Chart& c, const std::vector<PlacedOp>& ops);  // ops of no duration, as thin marks
 void StripCells(const Chart& c, const std::vector<PlacedOp>& ops);
 
 // chart_comm.cc: with a comm run (Timeline::comms), each device's lane of

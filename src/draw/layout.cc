@@ -141,6 +141,7 @@ std::string MixLabel(int kinds) {
 double Legend(Builder& b, const Frame& f, const LayoutInput& in, double y, const std::set<int>& mixes) {
   bool any_w = false;
   bool any_whole = false, any_input = false;  // whole backwards (B + W in one op), input-gradient Bs
+  bool any_zero = false;                      // ops of no duration (empty stages), drawn as thin lines
   std::vector<RunRule> chunk_rules, pair_rules;
   for (const RunInput& r : in.runs) {
     const bool split = r.timeline->schedule.split_backward;
@@ -148,6 +149,7 @@ double Legend(Builder& b, const Frame& f, const LayoutInput& in, double y, const
     for (const PlacedOp& op : r.timeline->Ops()) {
       pairs = pairs || op.overlap >= 0;
       any_w = any_w || op.kind == OpKind::kW;
+      any_zero = any_zero || op.end == op.start;
       if (op.kind == OpKind::kB) (!split || op.full ? any_whole : any_input) = true;
     }
     AddRule(chunk_rules, ChunkRule(r.timeline->problem), r.name);
@@ -162,6 +164,7 @@ double Legend(Builder& b, const Frame& f, const LayoutInput& in, double y, const
     Color lower = palette::kBackground;  // != background: the swatch's lower half (an overlapped pair)
     bool base = false;                   // a dark bar along the bottom (a later chunk)
     bool top = false;                    // a weight-grad bar along the top (a whole backward)
+    bool thin = false;                   // a thin line, as an op of no duration is drawn
   };
   std::vector<Entry> entries = {{palette::kForward, "forward (F)"}};
   if (any_whole)
@@ -170,6 +173,9 @@ double Legend(Builder& b, const Frame& f, const LayoutInput& in, double y, const
   if (any_input) entries.push_back({palette::kBackward, "input-gradient backward (B)"});
   if (any_w) entries.push_back({palette::kWeightGrad, "weight-grad (W)"});
   entries.push_back({palette::kBubble, "bubble (idle)", true});
+  if (any_zero)
+    entries.push_back({palette::kForward, "thin line: an op of no duration (a stage with no layer passes data on)",
+                       false, palette::kBackground, false, false, true});
   entries.push_back({palette::kHeld, in.gauge == GaugeMode::kFullest
                                          ? "activations on the fullest device, in stage-sets (F start to B/W end)"
                                          : in.gauge == GaugeMode::kCluster
@@ -197,7 +203,12 @@ double Legend(Builder& b, const Frame& f, const LayoutInput& in, double y, const
       y += lh * 1.25;
     }
     const Box box{x, std::round(y + (lh - sw) / 2), sw, sw};
-    b.Rect(Role::kLegendSwatch, box, e.color).hatched = e.hatched;
+    if (e.thin) {
+      b.Rect(Role::kLegendSwatch, box, palette::kBubble).hatched = true;
+      b.Rect(Role::kLegendSwatch, {std::round(box.x + sw / 2 - 1.5), box.y, 3, sw}, e.color);
+    } else {
+      b.Rect(Role::kLegendSwatch, box, e.color).hatched = e.hatched;
+    }
     if (!(e.lower == palette::kBackground)) {
       b.Rect(Role::kLegendSwatch, {box.x, box.y + std::round(sw / 2), sw, sw - std::round(sw / 2)}, e.lower);
     }

@@ -180,6 +180,13 @@ std::vector<Row> DeviceRows(const DisplayList& list, const Grid& g, size_t r, Ti
     const Tick end = item.grow_ticks > 0 ? std::min(item.tick1, std::max(item.tick0, t)) : item.tick1;
     const int c0 = g.col(item.tick0);
     const int c1 = std::min<int>(static_cast<int>(width), end > item.tick0 ? std::max(g.col(end), c0 + 1) : c0);
+    // An op of no duration (an empty stage's) is a "|" at its tick where
+    // the device is otherwise idle.
+    if (item.role == Role::kOp && item.tick1 == item.tick0) {
+      if (c0 < static_cast<int>(width) && (rows[item.device][c0].text == "." || rows[item.device][c0].text == " "))
+        rows[item.device][c0] = {"|", true, item.color};
+      continue;
+    }
     // The second op of an overlapped pair shares the first one's cells.
     const bool op = item.role == Role::kOp && item.op_kind != 'A';
     auto& [span, prev_label] = drawn[op ? item.device : 0];

@@ -117,9 +117,6 @@ TEST(ModelCli, BadInputIsOneLineWithItsCode) {
     std::string err;
   };
   const std::vector<Case> cases = {
-      {"-P 2" + m + " --layout 'Et|t||t|t|L'", 3,
-       "ppsim: --layout: stage 2 (pp 0, vp 1) has no layer, so its ops would take 0 ticks; every op must take ≥ 1 "
-       "(empty stages are not simulated yet)\n"},
       {"-P 2" + m + " --layout 'Et|ttL'", 3, "ppsim: layout (column 5): 3 decoder layers (t), but num_layers is 4\n"},
       {"-s zbv -P 2 -M 4" + m + " --layout 'Et|t|t|tL'", 5,
        "ppsim: --layout: Megatron runs stage i on rank i mod P, and zbv places its stages otherwise "

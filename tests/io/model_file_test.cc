@@ -68,15 +68,24 @@ TEST(ModelFile, SummedIntoTheLayoutsStages) {
 // The model's sums simulate as the same costs given per stage by hand.
 TEST(ModelFile, SimulatesAsTheSamePerStageCosts) {
   const Model m = *io::ParseModelText(kSmall, "small.toml");
-  const Layout layout = Read("Et|t|t|t||L", 2);  // 2 ranks, 3 virtual stages each; (pp 0, vp 2) empty
+  const Layout layout = Read("Et|t|||t|tL", 2);  // 2 ranks, 3 virtual stages each; (pp 0, vp 1) and (pp 1, vp 1) empty
   Result<StageCosts> c = SumStageCosts(m, layout);
   ASSERT_TRUE(c.ok());
   Problem from_model;
   from_model.M = 4;
-  Error e = ApplyStageCosts(*c, layout, from_model);
-  EXPECT_EQ(e.Text(),
-            "layout: stage 4 (pp 0, vp 2) has no layer, so its ops would take 0 ticks; every op must "
-            "take ≥ 1 (empty stages are not simulated yet)");
+  // Stages 2 and 3 have no layer: their ops take no time, and only they may cost 0.
+  ASSERT_TRUE(ApplyStageCosts(*c, layout, from_model).ok());
+  EXPECT_EQ(from_model.empty_stages, (std::vector<int>{2, 3}));
+  EXPECT_EQ(from_model.costs.f, (std::vector<Tick>{3, 2, 0, 0, 2, 3}));
+  EXPECT_TRUE(ValidateProblem(from_model).ok());
+  from_model.empty_stages.clear();
+  EXPECT_EQ(ValidateProblem(from_model).Text(), "cost F[2] must be ≥ 1 tick, got 0");
+  // A stage with layers still sums to ≥ 1 tick of each kind: the loss alone has no W.
+  const Layout loss_alone = Read("Et|t|t|t||L", 2);
+  EXPECT_EQ(ApplyStageCosts(*SumStageCosts(m, loss_alone), loss_alone, from_model).Text(),
+            "layout: stage 5 (pp 1, vp 2) sums to W = 0 ticks; every op must take ≥ 1");
+  from_model = Problem{};
+  from_model.M = 4;
   const Layout even = Read("Et|t|t|tL", 2);
   ASSERT_TRUE(ApplyStageCosts(*SumStageCosts(m, even), even, from_model).ok());
   EXPECT_EQ(from_model.v, 2);
