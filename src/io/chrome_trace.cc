@@ -9,6 +9,7 @@
 #include "ppsim/memory.h"
 #include "ppsim/memory_bytes.h"
 #include "ppsim/placement.h"
+#include "ppsim/slices.h"
 
 namespace ppsim::io {
 namespace {
@@ -58,16 +59,17 @@ void Counter(Events& ev, JsonOut& w, const char* name, const std::string& fixed,
 void OpSlices(Events& ev, JsonOut& w, const Timeline& t, std::int64_t us) {
   const Schedule& sched = t.schedule;
   const OpSpace& space = sched.space;
+  const int K = t.problem.slices;  // sequence slices: "F3.1@s0", microbatch 3 slice 1
   std::string name, cat;
   for (int d = 0; d < static_cast<int>(sched.devices.size()); ++d) {
     for (const Slot& slot : sched.devices[d]) {
       const Op a = space.At(slot.op);
-      name = OpName(a);
+      name = SliceOpName(space, K, slot.op);
       cat.assign(1, KindChar(a.kind));
       if (slot.pair()) {
         const Op b = space.At(slot.overlapped);
         name += '+';
-        name += OpName(b);
+        name += SliceOpName(space, K, slot.overlapped);
         cat += '+';
         cat += KindChar(b.kind);
       }
@@ -77,12 +79,14 @@ void OpSlices(Events& ev, JsonOut& w, const Timeline& t, std::int64_t us) {
       w.Raw(",\"ts\":").Int128(i128{start} * us).Raw(",\"dur\":").Int128(i128{end - start} * us).Raw(",\"args\":{");
       if (slot.pair()) {
         w.Raw("\"ops\":[");
-        Str(w, OpName(a));
+        Str(w, SliceOpName(space, K, slot.op));
         w.Char(',');
-        Str(w, OpName(space.At(slot.overlapped)));
+        Str(w, SliceOpName(space, K, slot.overlapped));
         w.Char(']');
       } else {
-        w.Raw("\"microbatch\":").Int(a.microbatch).Raw(",\"stage\":").Int(a.stage);
+        w.Raw("\"microbatch\":").Int(a.microbatch / K);
+        if (K > 1) w.Raw(",\"slice\":").Int(a.microbatch % K);
+        w.Raw(",\"stage\":").Int(a.stage);
       }
       w.Raw(",\"start_tick\":").Int(start).Raw(",\"end_tick\":").Int(end).Char('}');
       ev.End();
@@ -104,7 +108,7 @@ void Flows(Events& ev, JsonOut& w, const Timeline& t, std::int64_t us) {
         if (dep == kNoOp) continue;
         const int from = t.problem.DeviceOf(space.At(dep).stage);
         if (from == d) continue;
-        name = OpName(space.At(dep)) + " -> " + OpName(space.At(id));
+        name = SliceOpName(space, t.problem.slices, dep) + " -> " + SliceOpName(space, t.problem.slices, id);
         ++flow_id;
         ev.Begin("s", name, from).Raw(",\"cat\":\"dependency\",\"id\":").Int(flow_id).Raw(",\"ts\":");
         HalfUs(w, (i128{t.Start(dep)} + t.end[dep]) * us);

@@ -54,9 +54,14 @@ Result<Timeline> SimulateImported(ImportedSchedule imported, const Problem& flag
                             " disagree with " + source + " (P=" + std::to_string(shape.P) + " M=" +
                             std::to_string(shape.M) + " v=" + std::to_string(shape.v) + "); drop them");
   }
+  if (shape.slices > 1 && p.slices > 1 && p.slices != shape.slices)
+    return Error::Field(ErrorCode::kInvalidValue, "slices",
+                        ": " + std::to_string(p.slices) + " disagrees with " + source + " (" +
+                            std::to_string(shape.slices) + " slices per microbatch); drop it");
   p.P = shape.P;
   p.M = shape.M;
   p.v = shape.v;
+  if (shape.slices > 1) p.slices = shape.slices;
   p.placement = shape.placement;
   p.stage_device = shape.stage_device;
   Error e = ValidateProblem(p);
@@ -78,12 +83,31 @@ Result<Timeline> SimulateScheduleFile(const std::string& path, const Problem& fl
   return SimulateImported(std::move(*imported), flags, shape_given, path);
 }
 
+namespace {
+// PyTorch's _Action names a microbatch, never a part of one: a sliced run
+// has no PyTorch spelling, and writing slice units as microbatches would be
+// a different schedule.
+Error NoSlices(const char* format, const Timeline& t) {
+  if (t.problem.slices <= 1) return Error::Ok();
+  return Error::Field(ErrorCode::kPrecondition, "export",
+                      std::string(" ") + format + ": PyTorch's actions have no sequence slices (this run has " +
+                          std::to_string(t.problem.slices) + " per microbatch); use --export text or --json");
+}
+}  // namespace
+
 const std::vector<ExportFormat>& ExportFormats() {
   static const std::vector<ExportFormat> formats = {
-      {"pytorch-csv", [](const Timeline& t) -> Result<std::string> { return WritePytorchCsv(t.schedule); }},
+      {"pytorch-csv",
+       [](const Timeline& t) -> Result<std::string> {
+         if (Error e = NoSlices("pytorch-csv", t); !e.ok()) return e;
+         return WritePytorchCsv(t.schedule);
+       }},
       {"text", [](const Timeline& t) -> Result<std::string> { return WriteScheduleText(t.problem, t.schedule); }},
       {"pytorch-comms-csv",
-       [](const Timeline& t) -> Result<std::string> { return WritePytorchCommsCsv(t.problem, t.schedule); }},
+       [](const Timeline& t) -> Result<std::string> {
+         if (Error e = NoSlices("pytorch-comms-csv", t); !e.ok()) return e;
+         return WritePytorchCommsCsv(t.problem, t.schedule);
+       }},
   };
   return formats;
 }

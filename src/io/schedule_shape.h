@@ -17,6 +17,7 @@ struct SourceOp {
   Op op;
   int line = 0;  // 1-based
   int col = 0;   // 1-based
+  int slice = -1;  // a sequence slice's index ("F3.1"), -1 when the op names none
 };
 
 struct SourceSlot {

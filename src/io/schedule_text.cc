@@ -1,5 +1,6 @@
 #include "ppsim/io/schedule_text.h"
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -108,6 +109,11 @@ class LineParser {
     Result<int> m = Number(io::kMaxMicrobatchIndex, "microbatch");
     if (!m) return m.error();
     o.op.microbatch = *m;
+    if (Eat('.')) {  // "F3.1": slice 1 of microbatch 3 (sequence slices, slices.h)
+      Result<int> j = Number(kMaxSlices - 1, "slice");
+      if (!j) return j.error();
+      o.slice = *j;
+    }
     o.op.stage = device_;
     if (Eat('@')) {
       if (!Eat('s')) return Err(Col(), "expected 's' and a stage number after '@' (as in F3@s5)");
@@ -145,21 +151,71 @@ Result<ImportedSchedule> ReadScheduleText(std::string_view text, const std::stri
       return Fail(ErrorCode::kTooLarge, Where(source, line_no, 1) + "more than " + std::to_string(kMaxDevices) +
                                             " devices (lines of ops)");
   }
-  return io::BuildImportedSchedule(source, rows, has_w);
+  // Sequence slices: every op names its slice or none does; K is the
+  // largest slice + 1, and op ids count slice units (m·K + j, slices.h).
+  int K = 0;
+  const SourceOp* with = nullptr;
+  const SourceOp* without = nullptr;
+  auto each = [&](auto&& fn) {
+    for (auto& row : rows)
+      for (SourceSlot& slot : row) {
+        fn(slot.first);
+        if (slot.second) fn(*slot.second);
+      }
+  };
+  each([&](SourceOp& o) {
+    if (o.slice >= 0) {
+      K = std::max(K, o.slice + 1);
+      if (!with) with = &o;
+    } else if (!without) {
+      without = &o;
+    }
+  });
+  if (K == 0) return io::BuildImportedSchedule(source, rows, has_w);
+  if (without)
+    return Fail(ErrorCode::kParse, Where(source, without->line, without->col) + KindChar(without->op.kind) +
+                                       std::to_string(without->op.microbatch) + " names no slice, but " +
+                                       KindChar(with->op.kind) + std::to_string(with->op.microbatch) + "." +
+                                       std::to_string(with->slice) + " at " + std::to_string(with->line) + ":" +
+                                       std::to_string(with->col) + " does (F3.1 is slice 1 of microbatch 3): "
+                                       "give every op its slice");
+  std::int64_t units = 0;
+  each([&](SourceOp& o) {
+    units = std::max<std::int64_t>(units, (std::int64_t{o.op.microbatch} + 1) * K);
+    o.op.microbatch = o.op.microbatch * K + o.slice;
+  });
+  if (units > kMaxMicrobatches)
+    return Fail(ErrorCode::kTooLarge, source + ": " + std::to_string(units / K) + " microbatches of " +
+                                          std::to_string(K) + " slices exceed the limit of " +
+                                          std::to_string(kMaxMicrobatches) + " slice units");
+  Result<ImportedSchedule> imported = io::BuildImportedSchedule(source, rows, has_w);
+  if (!imported) return imported.error();
+  // BuildImportedSchedule saw slice units as microbatches; complete, they
+  // number units = M·K (the last microbatch's slices are all there).
+  Problem& p = imported->problem;
+  if (p.M % K != 0)
+    return Fail(ErrorCode::kBadSchedule, source + ": microbatch " + std::to_string(p.M / K) + " has " +
+                                             std::to_string(p.M % K) + " of " + std::to_string(K) + " slices");
+  p.M /= K;
+  p.slices = K;
+  return imported;
 }
 
 std::string WriteScheduleText(const Problem& problem, const Schedule& schedule) {
   const bool bare = problem.v == 1;
+  const int K = problem.slices;
   auto name = [&](OpId id, bool full) {
     const Op op = schedule.space.At(id);
     std::string s(1, KindChar(op.kind));
     if (full && op.kind == OpKind::kB) s += 'W';  // BW3: a full backward
-    s += std::to_string(op.microbatch);
+    s += std::to_string(op.microbatch / K);
+    if (K > 1) s += "." + std::to_string(op.microbatch % K);  // F3.1: slice 1 of microbatch 3
     if (!bare) s += "@s" + std::to_string(op.stage);
     return s;
   };
   std::string out = "# " + schedule.name + ": P=" + std::to_string(problem.P) + " M=" + std::to_string(problem.M) +
-                    " v=" + std::to_string(problem.v) + " placement=" + PlacementName(problem.placement) + "\n";
+                    " v=" + std::to_string(problem.v) + " placement=" + PlacementName(problem.placement) +
+                    (K > 1 ? " slices=" + std::to_string(K) : "") + "\n";
   for (const auto& queue : schedule.devices) {
     for (size_t i = 0; i < queue.size(); ++i) {
       if (i) out += ' ';

@@ -61,3 +61,24 @@ def test_microbatch_costs_of_the_wrong_length():
         ppsim.simulate(M=2, microbatch_costs=[1, 2, 3])
     assert e.value.code == code
     assert str(e.value) == as_python(err)
+
+
+def test_text_export_carries_slices_and_reads_back(tmp_path):
+    t = ppsim.simulate("seq1f1b", P=2, M=4, slices=2)
+    text = t.export("text")
+    code, out, err = run_cli("simulate", "-s", "seq1f1b", "-P", "2", "-M", "4", "--slices", "2", "--export", "text")
+    assert code == 0 and text == out
+    assert text.splitlines()[1].startswith("F0.0 F0.1 F1.0 B0.1")
+    path = tmp_path / "order.txt"
+    path.write_text(text)
+    again = ppsim.simulate(schedule_file=str(path))
+    assert json.loads(again.to_json())["ops"] == json.loads(t.to_json())["ops"]
+
+
+def test_pytorch_csv_refuses_a_sliced_run():
+    code, out, err = run_cli("simulate", "-s", "seq1f1b", "--slices", "2", "--export", "pytorch-csv")
+    assert code == 5 and out == ""
+    with pytest.raises(ppsim.Error) as e:
+        ppsim.simulate("seq1f1b", slices=2).export("pytorch-csv")
+    assert e.value.code == 5
+    assert "PyTorch's actions have no sequence slices (this run has 2 per microbatch)" in str(e.value)

@@ -1,0 +1,103 @@
+// Sequence slices in the schedule formats, through the shipped binary: the
+// text format writes each op's slice and reads it back as the same run; the
+// Chrome trace names slices; PyTorch's CSVs, which have no slices, refuse a
+// sliced run instead of writing slice units as microbatches.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+#include <cstdio>
+#include <fstream>
+#include <string>
+
+#include "cli/run_tool.h"
+
+namespace ppsim {
+namespace {
+
+using ::testing::HasSubstr;
+using testing::RunPpsim;
+
+// A file in /tmp, removed at the end of the test.
+class TempFile {
+ public:
+  TempFile(const std::string& name, const std::string& text)
+      : path_("/tmp/ppsim_slices_formats_" + std::to_string(::getpid()) + "_" + name) {
+    std::ofstream(path_) << text;
+  }
+  ~TempFile() { std::remove(path_.c_str()); }
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
+const char* const kRun = "simulate -s seq1f1b -P 2 -M 4 --slices 2 --cost F=2,B=2,W=2";
+
+TEST(SlicesFormatsCli, TextExportReadsBackAsTheSameRun) {
+  auto text = RunPpsim(std::string(kRun) + " --export text");
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_EQ(text.out,
+            "# seq1f1b: P=2 M=4 v=1 placement=loop slices=2\n"
+            "F0.0 F0.1 F1.0 B0.1 F1.1 B0.0 F2.0 B1.1 F2.1 B1.0 F3.0 B2.1 F3.1 B2.0 B3.1 B3.0\n"
+            "F0.0 F0.1 B0.1 F1.0 B0.0 F1.1 B1.1 F2.0 B1.0 F2.1 B2.1 F3.0 B2.0 F3.1 B3.1 B3.0\n");
+  const TempFile file("order.txt", text.out);
+  auto direct = RunPpsim(std::string(kRun) + " --json");
+  auto again = RunPpsim("simulate --schedule-file " + file.path() + " --cost F=2,B=2,W=2 --json");
+  ASSERT_EQ(again.exit_code, 0) << again.err;
+  // The same ops at the same ticks (the schedule's name differs: the file's path).
+  const auto ops = [](const std::string& json) {
+    const size_t at = json.find("\"ops\":");
+    return json.substr(at, json.find("}],", at) - at);
+  };
+  EXPECT_EQ(ops(again.out), ops(direct.out));
+  EXPECT_THAT(again.out, HasSubstr("\"makespan\":27"));
+  EXPECT_THAT(again.out, HasSubstr("\"slices\":2"));
+  auto rewritten = RunPpsim("simulate --schedule-file " + file.path() + " --export text");
+  EXPECT_EQ(rewritten.out.substr(rewritten.out.find('\n')), text.out.substr(text.out.find('\n')));
+}
+
+TEST(SlicesFormatsCli, AnOrderBreakingTheSliceDependenciesDeadlocks) {
+  // Device 1 runs B0.0 before B0.1: slice 0's backward waits on slice 1's.
+  const TempFile file("bad_order.txt", "F0.0 F0.1 F1.0 B0.1 F1.1 B0.0 B1.1 B1.0\n"
+                                       "F0.0 F0.1 B0.0 F1.0 B0.1 F1.1 B1.1 B1.0\n");
+  auto run = RunPpsim("simulate --schedule-file " + file.path());
+  EXPECT_EQ(run.exit_code, 9);
+  EXPECT_EQ(run.err, "ppsim: " + file.path() + ": deadlock: device 1 waits on B0.1@s1 before B0.0@s1\n");
+}
+
+TEST(SlicesFormatsCli, BadSlicedFilesAreOneLineWithTheirCodes) {
+  const TempFile mixed("mixed.txt", "F0.0 F0.1 F1 B0.1\n");
+  auto a = RunPpsim("simulate --schedule-file " + mixed.path());
+  EXPECT_EQ(a.exit_code, 7);
+  EXPECT_EQ(a.err, "ppsim: " + mixed.path() +
+                       ":1:11: F1 names no slice, but F0.0 at 1:1 does (F3.1 is slice 1 of microbatch 3): give "
+                       "every op its slice\n");
+  const TempFile short_of("short.txt", "F0.0 F0.1 F1.0 B0.1 B0.0 B1.0\n");
+  auto b = RunPpsim("simulate --schedule-file " + short_of.path());
+  EXPECT_EQ(b.exit_code, 8);
+  EXPECT_EQ(b.err, "ppsim: " + short_of.path() + ": microbatch 1 has 1 of 2 slices\n");
+  const TempFile good("good.txt", "F0.0 F0.1 B0.1 B0.0\n");
+  auto c = RunPpsim("simulate --schedule-file " + good.path() + " --slices 3");
+  EXPECT_EQ(c.exit_code, 3);
+  EXPECT_EQ(c.err, "ppsim: --slices: 3 disagrees with " + good.path() + " (2 slices per microbatch); drop it\n");
+}
+
+TEST(SlicesFormatsCli, PytorchCsvRefusesAndTheTraceNamesSlices) {
+  for (const char* format : {"pytorch-csv", "pytorch-comms-csv"}) {
+    auto run = RunPpsim(std::string(kRun) + " --export " + format);
+    EXPECT_EQ(run.exit_code, 5) << format;
+    EXPECT_EQ(run.out, "");
+    EXPECT_EQ(run.err, std::string("ppsim: --export ") + format +
+                           ": PyTorch's actions have no sequence slices (this run has 2 per microbatch); use "
+                           "--export text or --json\n");
+  }
+  auto trace = RunPpsim(std::string(kRun) + " --format trace");
+  ASSERT_EQ(trace.exit_code, 0) << trace.err;
+  EXPECT_THAT(trace.out, HasSubstr("\"name\":\"F3.1@s1\""));
+  EXPECT_THAT(trace.out, HasSubstr("\"args\":{\"microbatch\":3,\"slice\":1,\"stage\":1,"));
+  EXPECT_THAT(trace.out, HasSubstr("\"name\":\"F3.1@s0 -> F3.1@s1\""));
+}
+
+}  // namespace
+}  // namespace ppsim
