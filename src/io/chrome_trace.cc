@@ -4,8 +4,15 @@
 // computed in 128 bits: a large tick_us with large costs cannot overflow.
 #include "ppsim/io/chrome_trace.h"
 
+#include <algorithm>
+#include <map>
+#include <numeric>
+#include <tuple>
 #include <string>
+#include <utility>
+#include <vector>
 
+#include "ppsim/comm_run.h"
 #include "ppsim/memory.h"
 #include "ppsim/memory_bytes.h"
 #include "ppsim/placement.h"
@@ -29,12 +36,12 @@ class Events {
  public:
   explicit Events(JsonOut& w) : w_(w) {}
   // Opens the next event and writes its common fields.
-  JsonOut& Begin(const char* ph, std::string_view name, int pid) {
+  JsonOut& Begin(const char* ph, std::string_view name, int pid, int tid = 0) {
     w_.Raw(first_ ? "\n{" : ",\n{");
     first_ = false;
     w_.Raw("\"ph\":\"").Raw(ph).Raw("\",\"name\":");
     Str(w_, name);
-    return w_.Raw(",\"pid\":").Int(pid).Raw(",\"tid\":0");
+    return w_.Raw(",\"pid\":").Int(pid).Raw(",\"tid\":").Int(tid);
   }
   void End() { w_.Char('}'); }
 
@@ -121,6 +128,67 @@ void Flows(Events& ev, JsonOut& w, const Timeline& t, std::int64_t us) {
   }
 }
 
+// With comms modelled (Timeline::comms): a process "links" after the
+// devices (pid P), one thread per directed link, "link d0 -> d1", carrying
+// its transfers as complete events from their start to their completion.
+// A transfer that overlaps one still on its link's thread (more than one in
+// flight) goes on the link's next thread, "link d0 -> d1 #2", so that the
+// slices of a thread never overlap.
+void LinkTracks(Events& ev, JsonOut& w, const Timeline& t, std::int64_t us) {
+  if (t.comms == nullptr || t.comms->transfers.empty()) return;
+  const std::vector<Transfer>& xs = t.comms->transfers;
+  std::vector<std::size_t> order(xs.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return std::tie(xs[a].src, xs[a].dst, xs[a].start, xs[a].end) < std::tie(xs[b].src, xs[b].dst, xs[b].start, xs[b].end);
+  });
+  std::map<std::pair<int, int>, std::vector<Tick>> lanes;  // per link, each thread's last end
+  std::vector<std::pair<std::pair<int, int>, std::size_t>> where(xs.size());  // transfer -> (link, thread)
+  for (std::size_t i : order) {
+    std::vector<Tick>& ends = lanes[{xs[i].src, xs[i].dst}];
+    std::size_t k = 0;
+    while (k < ends.size() && ends[k] > xs[i].start) ++k;
+    if (k == ends.size()) ends.push_back(0);
+    ends[k] = xs[i].end;
+    where[i] = {{xs[i].src, xs[i].dst}, k};
+  }
+  const int pid = t.problem.P;
+  ev.Begin("M", "process_name", pid).Raw(",\"args\":{\"name\":\"links\"}");
+  ev.End();
+  ev.Begin("M", "process_sort_index", pid).Raw(",\"args\":{\"sort_index\":").Int(pid).Char('}');
+  ev.End();
+  std::map<std::pair<std::pair<int, int>, std::size_t>, int> tid;  // (link, thread) -> tid, in link order
+  for (const auto& [link, ends] : lanes) {
+    for (std::size_t k = 0; k < ends.size(); ++k) {
+      const int id = static_cast<int>(tid.size());
+      tid[{link, k}] = id;
+      std::string name = "link d" + std::to_string(link.first) + " -> d" + std::to_string(link.second);
+      if (k > 0) name += " #" + std::to_string(k + 1);
+      ev.Begin("M", "thread_name", pid, id).Raw(",\"args\":{\"name\":");
+      Str(w, name);
+      w.Char('}');
+      ev.End();
+      ev.Begin("M", "thread_sort_index", pid, id).Raw(",\"args\":{\"sort_index\":").Int(id).Char('}');
+      ev.End();
+    }
+  }
+  for (std::size_t i : order) {
+    const Transfer& x = xs[i];
+    // "F3 s0->s1": microbatch 3's activations from stage 0 to 1; "B3 s1->s0" its gradient back.
+    const int from = x.backward ? x.boundary + 1 : x.boundary, to = x.backward ? x.boundary : x.boundary + 1;
+    const std::string name = std::string(x.backward ? "B" : "F") + std::to_string(x.microbatch) + " s" +
+                             std::to_string(from) + "->s" + std::to_string(to);
+    ev.Begin("X", name, pid, tid.at(where[i])).Raw(",\"cat\":\"transfer\",\"ts\":").Int128(i128{x.start} * us);
+    w.Raw(",\"dur\":").Int128(i128{x.end - x.start} * us).Raw(",\"args\":{\"direction\":");
+    Str(w, x.backward ? "backward" : "forward");
+    w.Raw(",\"microbatch\":").Int(x.microbatch).Raw(",\"boundary\":").Int(x.boundary);
+    w.Raw(",\"src_device\":").Int(x.src).Raw(",\"dst_device\":").Int(x.dst).Raw(",\"bytes\":").Int(x.bytes);
+    w.Raw(",\"send_post_tick\":").Int(x.send_post).Raw(",\"recv_post_tick\":").Int(x.recv_post);
+    w.Raw(",\"start_tick\":").Int(x.start).Raw(",\"end_tick\":").Int(x.end).Char('}');
+    ev.End();
+  }
+}
+
 }  // namespace
 
 bool WriteChromeTrace(JsonOut& w, const Timeline& t, const ChromeTraceOptions& options) {
@@ -138,6 +206,7 @@ bool WriteChromeTrace(JsonOut& w, const Timeline& t, const ChromeTraceOptions& o
   }
   OpSlices(ev, w, t, us);
   Flows(ev, w, t, us);
+  LinkTracks(ev, w, t, us);
   // Counter tracks.
   const Activations act = MeasureActivations(t, p.hold);
   for (int d = 0; d < p.P; ++d) Counter(ev, w, "activations", "", "held", d, act.per_device[d], us);

@@ -7,11 +7,14 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 #include <set>
+#include <tuple>
 
 #include <nlohmann/json.hpp>
 
+#include "ppsim/comm_run.h"
 #include "ppsim/memory_bytes.h"
 #include "ppsim/metrics.h"
 #include "ppsim/simulate.h"
@@ -199,6 +202,70 @@ TEST(ChromeTrace, MemoryBytesCounterWhenTheModelHasBytes) {
 
 TEST(ChromeTrace, SameTimelineSameBytes) {
   EXPECT_EQ(io::ChromeTraceJson(Placed("1f1b", 4, 8)), io::ChromeTraceJson(Placed("1f1b", 4, 8)));
+}
+
+// With comms modelled, a "links" process (pid P) has one thread per directed
+// link carrying each transfer the comm run placed, start to completion, once;
+// the slices of one thread never overlap. Without comms there is no such process.
+TEST(ChromeTrace, OneTrackPerDirectedLinkCarriesItsTransfers) {
+  Problem p;
+  p.P = 4;
+  p.M = 8;
+  p.v = 2;
+  p.comms.order = CommOrder::kPytorch;
+  p.comms.latency = 2;
+  p.comms.concurrency = 0;  // any number of RECVs in flight: transfers overlap on a link
+  Result<Timeline> t = Simulate("interleaved", p);
+  ASSERT_TRUE(t.ok()) << t.error().message;
+  ASSERT_NE(t->comms, nullptr);
+  io::ChromeTraceOptions o;
+  o.tick_us = 10;
+  const json doc = json::parse(io::ChromeTraceJson(*t, o));
+  EXPECT_EQ(CheckTraceEventFormat(doc), "");
+  std::map<int, std::string> threads;                        // tid -> name
+  std::map<int, std::vector<std::pair<double, double>>> on;  // tid -> its slices
+  std::map<std::tuple<bool, int, int>, json> transfers;      // (backward, boundary, microbatch) -> event
+  bool named = false;
+  for (const json& e : doc["traceEvents"]) {
+    if (e["pid"] != 4) continue;
+    if (e["ph"] == "M" && e["name"] == "process_name") named = e["args"]["name"] == "links";
+    if (e["ph"] == "M" && e["name"] == "thread_name") threads[e["tid"]] = e["args"]["name"];
+    if (e["ph"] != "X") continue;
+    EXPECT_EQ(e["cat"], "transfer");
+    on[e["tid"]].push_back({e["ts"].get<double>(), e["ts"].get<double>() + e["dur"].get<double>()});
+    const json& a = e["args"];
+    // Its thread is its link's.
+    const std::string link = "link d" + std::to_string(a["src_device"].get<int>()) + " -> d" +
+                             std::to_string(a["dst_device"].get<int>());
+    EXPECT_EQ(threads.at(e["tid"]).rfind(link, 0), 0u) << e.dump();
+    EXPECT_TRUE(transfers.emplace(std::tuple{a["direction"] == "backward", a["boundary"].get<int>(),
+                                             a["microbatch"].get<int>()}, e).second)
+        << "twice: " << e.dump();
+  }
+  EXPECT_TRUE(named);
+  ASSERT_EQ(transfers.size(), t->comms->transfers.size());
+  for (const Transfer& x : t->comms->transfers) {
+    const json& e = transfers.at({x.backward, x.boundary, x.microbatch});
+    EXPECT_EQ(e["ts"].get<std::int64_t>(), x.start * 10);
+    EXPECT_EQ(e["dur"].get<std::int64_t>(), (x.end - x.start) * 10);
+    EXPECT_EQ(e["args"]["send_post_tick"].get<Tick>(), x.send_post);
+    EXPECT_EQ(e["args"]["recv_post_tick"].get<Tick>(), x.recv_post);
+    EXPECT_EQ(e["name"], std::string(x.backward ? "B" : "F") + std::to_string(x.microbatch) + " s" +
+                             std::to_string(x.backward ? x.boundary + 1 : x.boundary) + "->s" +
+                             std::to_string(x.backward ? x.boundary : x.boundary + 1));
+  }
+  // Interleaved at P = 4 uses both directions of every ring link: d3 -> d0 too.
+  std::set<std::string> links;
+  for (const auto& [tid, name] : threads) links.insert(name.substr(0, name.find(" #")));
+  EXPECT_EQ(links.size(), 8u);
+  EXPECT_TRUE(links.count("link d3 -> d0"));
+  for (auto& [tid, slices] : on) {
+    std::sort(slices.begin(), slices.end());
+    for (size_t i = 1; i < slices.size(); ++i) EXPECT_LE(slices[i - 1].second, slices[i].first) << threads[tid];
+  }
+  // Without comms: no links process.
+  const json plain = json::parse(io::ChromeTraceJson(Placed("interleaved", 4, 8, 2, 2)));
+  for (const json& e : plain["traceEvents"]) EXPECT_NE(e["pid"], 4) << e.dump();
 }
 
 }  // namespace

@@ -11,6 +11,9 @@
 //   - flow arrows (ph "s" → ph "f", bp "e", one id per arrow) from an op to
 //     the op on another device that waits on it. A flow event binds to the
 //     slice enclosing its ts, so both ends sit at their slice's midpoint.
+// With communication as ops (Timeline::comms), a process "links" (pid P)
+// with one thread per directed link ("link d0 -> d1"; "#2" for a transfer
+// overlapping one on its link) carrying each transfer, start to completion.
 #pragma once
 
 #include <cstdint>
