@@ -136,6 +136,43 @@ void CriticalPathList(JsonOut& out, const Timeline& t) {
   out.Char(']');
 }
 
+// The communication model's parameters (docs/formats.md, "comms"): each
+// time in the user's units and in ticks (units × ticks_per_unit, as
+// ScaleCosts made them), the bytes and each boundary's transfer time in ticks.
+void CommsBlock(JsonOut& out, const Problem& p) {
+  const CommModel& c = p.comms;
+  const std::int64_t k = std::max<std::int64_t>(1, c.time_scale);
+  auto both = [k](Tick ticks) {
+    return [ticks, k](JsonOut& o) { o.Raw("{\"ticks\":").Int(ticks).Raw(",\"units\":").Int(ticks / k).Char('}'); };
+  };
+  std::vector<std::int64_t> bytes, ticks;
+  for (int b = 0; b + 1 < p.stages(); ++b) {
+    bytes.push_back(c.BytesAt(b));
+    ticks.push_back(c.latency + c.SizeTicks(c.BytesAt(b)));
+  }
+  std::vector<Field> fields = {
+      {"rule", [&](JsonOut& o) { o.String(CommOrderName(c.order)); }},
+      {"posting", [](JsonOut& o) { o.String("async"); }},  // every rule and PyTorch's CSV post async (comm_model.h)
+      {"latency", both(c.latency)},
+      {"bandwidth_bytes_per_unit",
+       [&](JsonOut& o) {
+         if (c.bandwidth > 0)
+           o.Int(c.bandwidth);
+         else
+           o.Raw("null");
+       }},
+      {"concurrency", [&](JsonOut& o) { o.Int(c.concurrency); }},
+      {"ticks_per_unit", [k](JsonOut& o) { o.Int(k); }},
+      {"transfer_bytes", [&](JsonOut& o) { o.Ints(bytes); }},
+      {"transfer_ticks", [&](JsonOut& o) { o.Ints(ticks); }},
+      {"unshard", both(c.unshard)},
+      {"reduce_grad", both(c.reduce_grad)},
+      {"send_release",
+       [&](JsonOut& o) { o.String(c.send_release == SendRelease::kCompletion ? "completion" : "step_end"); }},
+  };
+  WriteObject(out, std::move(fields));
+}
+
 }  // namespace
 
 bool WriteSimulationJson(JsonOut& out, const Timeline& t, const Metrics& m, bool critical_path) {
@@ -179,6 +216,7 @@ bool WriteSimulationJson(JsonOut& out, const Timeline& t, const Metrics& m, bool
     fields.push_back({"stage_to_device", [&](JsonOut& o) {
                         o.Ints(std::vector<std::int64_t>(p.stage_device.begin(), p.stage_device.end()));
                       }});
+  if (p.comms.enabled()) fields.push_back({"comms", [&](JsonOut& o) { CommsBlock(o, p); }});
   if (!p.comm_hops.empty()) fields.push_back({"comm_hops", [&](JsonOut& o) { o.Ints(p.comm_hops); }});
   if (!p.microbatch_weights.empty())
     fields.push_back({"microbatch_costs", [&](JsonOut& o) { o.Ints(p.microbatch_weights); }});

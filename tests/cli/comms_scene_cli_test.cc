@@ -154,6 +154,27 @@ TEST(CommsScene, TheRecvOrderExampleHoldsItsFigures) {
   EXPECT_NE(two.out.find("2 of 9 claims are false"), std::string::npos) << two.out;
 }
 
+// simulate --json states the link parameters in the user's units and in
+// ticks: v = 2 makes a unit 2 ticks, so latency 1 is 2 ticks, and a transfer
+// of 100 bytes at 30 bytes a unit lasts 2 + ceil(100 * 2 / 30) = 9 ticks.
+TEST(CommsScene, TheJsonStatesTheLinkInUnitsAndTicks) {
+  const nlohmann::json run = SimulateJson(
+      "-s interleaved -P 4 --chunks 2 -M 8 --comms pytorch --link-latency 1 --link-bytes 100 --link-bandwidth 30");
+  ASSERT_TRUE(run.contains("comms")) << run.dump();
+  const nlohmann::json& c = run["comms"];
+  EXPECT_EQ(c["rule"], "pytorch");
+  EXPECT_EQ(c["posting"], "async");
+  EXPECT_EQ(c["ticks_per_unit"], 2);
+  EXPECT_EQ(c["latency"], nlohmann::json({{"ticks", 2}, {"units", 1}}));
+  EXPECT_EQ(c["bandwidth_bytes_per_unit"], 30);
+  EXPECT_EQ(c["concurrency"], 1);
+  EXPECT_EQ(c["transfer_bytes"], nlohmann::json(std::vector<int>(7, 100)));
+  EXPECT_EQ(c["transfer_ticks"], nlohmann::json(std::vector<int>(7, 9)));
+  EXPECT_EQ(c["send_release"], "step_end");
+  // Without --comms there is no block.
+  EXPECT_FALSE(SimulateJson("-s interleaved -P 4 --chunks 2 -M 8").contains("comms"));
+}
+
 TEST(CommsScene, AnUnknownLinkKeyIsOneLine) {
   std::string text = kScene;
   text.replace(text.find("latency = 0"), 7, "lat");
