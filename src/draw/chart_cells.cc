@@ -130,13 +130,24 @@ void ZeroCells(const Chart& c, const std::vector<PlacedOp>& ops) {
   }
 }
 
-// One cell per idle device-cycle within [0, makespan), so that the bubble can be counted.
+// One cell per idle device-cycle within [0, makespan), so that the bubble can
+// be counted; with ns ticks (a measured run) one cell per idle gap.
 void BubbleCells(const Chart& c, const std::vector<PlacedOp>& ops) {
   std::vector<std::vector<std::pair<Tick, Tick>>> busy(c.t.problem.P);
   for (const PlacedOp& op : ops) busy[op.device].emplace_back(op.start, op.end);
   for (int d = 0; d < c.t.problem.P; ++d) {
     std::sort(busy[d].begin(), busy[d].end());
     auto idle = [&](Tick a, Tick e) {
+      if (c.f.ns && a < e) {  // ns ticks: one cell per idle gap
+        Item& it = c.b.Rect(Role::kBubble, c.Cell(a, e, c.RowY(d), c.g.row_h), palette::kBubble);
+        it.hatched = it.box.w >= 6 && it.box.h >= 6;
+        it.run = c.run;
+        it.device = d;
+        it.tick0 = a;
+        it.tick1 = e;
+        it.from = a + 1;
+        return;
+      }
       for (Tick k = a; k < e; ++k) {
         Item& it = c.b.Rect(Role::kBubble, c.Cell(k, k + 1, c.RowY(d), c.g.row_h), palette::kBubble);
         it.hatched = it.box.w >= 6 && it.box.h >= 6;

@@ -49,7 +49,8 @@ double GaugeSeries(const Chart& c, const HeldAt& held, std::int64_t series_peak,
     value *= per_set;
     if (value <= 0) continue;
     const double h = std::round(static_cast<double>(value) / full * usable);
-    const Box cell = c.Cell(k, e, bottom - h, h + 2 * c.style.gy);
+    Box cell = c.Cell(k, e, bottom - h, h + 2 * c.style.gy);
+    if (c.f.ns) cell = {c.f.X(k), cell.y, std::max(1.0, c.f.X(e) - c.f.X(k)), cell.h};  // strips of time, no gaps
     Item& it = c.b.Rect(Role::kGaugeBar, {cell.x, bottom - h, cell.w, h}, palette::kHeld);
     it.run = c.run;
     it.device = device;

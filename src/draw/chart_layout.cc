@@ -37,14 +37,56 @@ void DeviceLabels(const Chart& c) {
   }
 }
 
+// The run's marks (RunMark): a bar along the bottom of its device's row over
+// its ticks, and its label at the row's top, ending where the bar ends (above
+// the centred op labels), unless it would touch another label: both shown
+// once the bar's end is played.
+void Marks(const Chart& c, const std::vector<RunMark>& marks) {
+  if (marks.empty()) return;
+  const double bar = std::max(2.0, std::floor(c.g.row_h / 6.0));
+  const double px = std::min(c.style.label_px, std::floor(c.g.row_h * 0.25));
+  const bool labelled = px >= c.b.MinPx();
+  const double lh = labelled ? c.b.LineHeight(px, true) : 0;
+  auto touches = [&](const Box& box) {
+    for (const Item& it : c.b.Items())
+      if (it.kind == ItemKind::kText && it.run == c.run && (it.role == Role::kOpLabel || it.role == Role::kMark) &&
+          it.box.x < box.right() && box.x < it.box.right() && it.box.y < box.bottom() && box.y < it.box.bottom())
+        return true;
+    return false;
+  };
+  for (const RunMark& m : marks) {
+    const int row = m.device / c.f.rows_per;
+    const double x = c.f.X(m.from), x1 = std::max(x + 1, c.f.X(m.to));
+    const double bottom = c.RowY(row) + c.g.row_h - c.style.gy;
+    Item& it = c.b.Rect(Role::kMark, {x, bottom - bar, x1 - x, bar}, palette::kMark);
+    it.run = c.run;
+    it.device = m.device;
+    it.tick0 = m.from;
+    it.tick1 = m.to;
+    it.value = m.value;
+    it.from = m.to;
+    if (!labelled || m.text.empty() || c.RowY(row) + c.style.gy + lh > bottom - bar) continue;
+    const double w = c.b.Measure(m.text, px, true).w;
+    const Box box{x1 - w, c.RowY(row) + c.style.gy, w, lh};
+    if (box.x < c.f.x0 || touches(box)) continue;
+    Item& lab = c.b.Text(Role::kMark, m.text, x1, box.y, px, true, palette::kMark, Align::kRight);
+    lab.run = c.run;
+    lab.device = m.device;
+    lab.tick0 = m.from;
+    lab.tick1 = m.to;
+    lab.value = m.value;
+    lab.from = m.to;
+  }
+}
+
 // Tick numbers under the gauge, on a 1-2-5 step wide enough that they never
 // touch, and "finish 18" ending at this run's finish line once it is done.
 void Axis(const Chart& c) {
   const double px = c.style.label_px;
   const std::int64_t step = NiceStep(c.b.Measure(Str(c.f.T - 1), px, false).w + px, c.f.cw);
-  c.b.Text(Role::kAxisLabel, "cycle", c.f.x0 - 0.5 * px, c.g.axis_y, px, false, palette::kMutedText, Align::kRight)
+  c.b.Text(Role::kAxisLabel, c.f.ns ? "\u00B5s" : "cycle", c.f.x0 - 0.5 * px, c.g.axis_y, px, false, palette::kMutedText, Align::kRight)
       .run = c.run;
-  const std::string finish = "finish " + Str(c.t.makespan);
+  const std::string finish = "finish " + TimeText(c.t.makespan, c.f.ns) + (c.f.ns ? " \u00B5s" : "");
   const double fw = c.b.Measure(finish, px, true).w;
   const double fx = std::max(c.f.x0, c.f.X(c.t.makespan) - fw);
   Item& fin = c.b.Text(Role::kFinish, finish, fx, c.g.axis_y, px, true, palette::kText);
@@ -52,7 +94,7 @@ void Axis(const Chart& c) {
   fin.tick0 = c.t.makespan;
   fin.from = c.t.makespan;
   for (Tick k = 0; k < c.f.T; k += step) {
-    const std::string text = Str(k);
+    const std::string text = TimeText(k, c.f.ns);
     const double x = (c.f.X(k) + c.f.X(k + 1)) / 2;
     const double w = c.b.Measure(text, px, false).w;
     if (x + w / 2 > fx - 0.3 * px && x - w / 2 < fx + fw + 0.3 * px) continue;  // the finish label is there
@@ -97,7 +139,7 @@ void IdleCounts(const Chart& c, const std::vector<Tick>& idle_per_device) {
     for (int d = row * c.f.rows_per; d < std::min(c.t.problem.P, (row + 1) * c.f.rows_per); ++d) {
       idle += idle_per_device[d];
     }
-    Item& it = c.b.Text(Role::kIdleCount, "idle " + Str(idle), c.f.X(c.f.T) + 0.4 * c.style.label_px,
+    Item& it = c.b.Text(Role::kIdleCount, "idle " + TimeText(idle, c.f.ns), c.f.X(c.f.T) + 0.4 * c.style.label_px,
                         c.RowY(row) + (c.g.row_h - lh) / 2, px, false, palette::kText);
     it.run = c.run;
     it.device = row * c.f.rows_per;
@@ -144,7 +186,7 @@ void LayoutChart(Builder& b, const Frame& f, const RunGeometry& g, const ChartSt
       .run = index;
   DeviceLabels(c);
   const std::vector<PlacedOp> ops = c.t.Ops();
-  if (f.agg > 1 || f.rows_per > 1) {
+  if (f.rows_per > 1 || (f.agg > 1 && !f.ns)) {
     chart::StripCells(c, ops);
   } else {
     chart::OpCells(c, ops);
@@ -152,6 +194,7 @@ void LayoutChart(Builder& b, const Frame& f, const RunGeometry& g, const ChartSt
     chart::ZeroCells(c, ops);
   }
   if (g.lane_h > 0) chart::CommLanes(c);
+  Marks(c, run.marks);
   chart::Gauge(c, gauge_scale, gauge_den);
   FinishLines(c);
   IdleCounts(c, IdlePerDevice(c.t));

@@ -31,6 +31,7 @@ bool AnyComms(const std::vector<RunInput>& runs) {
 // do the same work (a scene gave one its own costs); "" when they do.
 // Runs scaled apart (ticks_per_unit) are compared in units of the model.
 std::string WorkDiffers(const LayoutInput& in) {
+  if (in.ns_ticks) return "";  // measured against ideal: the work differs by what was measured (ppsim explain)
   auto tpu = [](const RunInput& r) { return std::max<std::int64_t>(1, r.timeline->problem.ticks_per_unit); };
   const RunInput& first = in.runs[0];
   bool differs = false, one_scale = true;
@@ -190,6 +191,7 @@ double Legend(Builder& b, const Frame& f, const LayoutInput& in, double y, const
     entries.push_back({palette::kCommPosted, "a transfer, in the lane under its device: posted (sends above, receives below)"});
     entries.push_back({palette::kCommLink, "on the link until complete; on a device row, its compute waiting on communication"});
   }
+  if (!in.mark_legend.empty()) entries.push_back({palette::kMark, in.mark_legend});
   const double px = f.Font(20);
   const double lh = b.LineHeight(px);
   const double sw = std::round(lh * 0.8);
@@ -345,12 +347,13 @@ int TicksPerStrip(double cw, double viewed, bool cells) {
 // "aggregated: one column = 3 cycles · one row = 2 devices: ..." and a
 // video's "the video plays 7 cycles a frame", under the legend.
 double AggregationNote(Builder& b, const Frame& f, double y, double text_w, Tick ticks_per_frame) {
-  if (f.agg == 1 && f.rows_per == 1 && ticks_per_frame <= 1) return y;
+  const int agg = f.ns ? 1 : f.agg;  // ns ticks: every op is its own cell (LayoutInput::ns_ticks)
+  if (agg == 1 && f.rows_per == 1 && ticks_per_frame <= 1) return y;
   std::string note;
-  if (f.agg > 1 || f.rows_per > 1) {
+  if (agg > 1 || f.rows_per > 1) {
     note = "aggregated:";
-    if (f.agg > 1) note += " one column = " + Str(f.agg) + " cycles";
-    if (f.rows_per > 1) note += std::string(f.agg > 1 ? " ·" : "") + " one row = " + Str(f.rows_per) + " devices";
+    if (agg > 1) note += " one column = " + Str(agg) + " cycles";
+    if (f.rows_per > 1) note += std::string(agg > 1 ? " ·" : "") + " one row = " + Str(f.rows_per) + " devices";
     note += " · a cell shows the kinds done in it, the bubble where idle half the time or more";
   }
   if (ticks_per_frame > 1) note += (note.empty() ? "" : " · ") + ("the video plays " + Str(ticks_per_frame) + " cycles a frame");
@@ -445,6 +448,7 @@ Result<DisplayList> LayoutRuns(const LayoutInput& in, TextMeasurer& measurer, co
   Summarize(in, list);
   Frame f;
   f.T = std::max<Tick>(1, list.last_tick);
+  f.ns = in.ns_ticks;
   f.s = std::min(in.width / 1920.0, in.height / 1080.0);
   f.margin = std::max(4.0, std::round(24 * f.s));
   const double W = in.width, H = in.height;
@@ -558,7 +562,7 @@ Result<DisplayList> LayoutRuns(const LayoutInput& in, TextMeasurer& measurer, co
   // charts: what height is left over stays at the frame's bottom, not as a
   // band between the legend and the first chart.
 
-  style.gx = f.cw * f.agg >= 40 ? 2 : f.cw * f.agg >= 5 ? 1 : 0;
+  style.gx = f.ns ? 1 : f.cw * f.agg >= 40 ? 2 : f.cw * f.agg >= 5 ? 1 : 0;  // ns: an op is a cell, not a cycle
   style.gy = row_h >= 24 ? 2 : row_h >= 5 ? 1 : 0;
   style.cell_px = std::min(std::floor(row_h * 0.5), f.Font(22));
   list.ticks_per_strip = f.agg;

@@ -16,6 +16,16 @@ inline constexpr double kMinFontPx = 9;  // no text is smaller where the picture
 
 inline std::string Str(std::int64_t v) { return std::to_string(v); }
 
+// A time of a run: its ticks, or with ns ticks (LayoutInput::ns_ticks) the
+// nanoseconds in µs, exactly: 31364803 -> "31364.803", 28249500 -> "28249.5".
+inline std::string TimeText(std::int64_t t, bool ns) {
+  if (!ns) return Str(t);
+  const std::int64_t a = t < 0 ? -t : t;
+  std::string frac = std::to_string(a % 1000 + 1000).substr(1);
+  while (!frac.empty() && frac.back() == '0') frac.pop_back();
+  return (t < 0 ? "-" : "") + Str(a / 1000) + (frac.empty() ? "" : "." + frac);
+}
+
 // Appends items to a list; every text box is measured with Pango.
 class Builder {
  public:
@@ -41,6 +51,7 @@ class Builder {
              Align align = Align::kLeft);
   Item& Rect(Role role, Box box, Color color);
   Item& Line(Role role, double x0, double y0, double x1, double y1, double width, Color color);
+  const std::vector<Item>& Items() const { return list_.items; }  // appended so far
 
  private:
   DisplayList& list_;
@@ -59,6 +70,7 @@ struct Frame {
   Tick T = 1;             // ticks on the axis (the longest makespan)
   int agg = 1;            // cycles per column strip (> 1 when a cycle is under two pixels)
   int rows_per = 1;       // devices per row (> 1 when a device is under a pixel)
+  bool ns = false;        // ticks are ns of a measured run (LayoutInput::ns_ticks)
   double X(Tick t) const { return std::round(x0 + static_cast<double>(t) * cw); }
   double Font(double px_at_1080p) const { return std::max(min_px, std::round(px_at_1080p * s)); }
 };

@@ -22,16 +22,28 @@ std::vector<std::string> StatusTexts(const Frame& f, const RunInput& run, GaugeM
   std::vector<Tick> ends;
   for (const PlacedOp& op : t.Ops()) ends.push_back(op.end);
   std::sort(ends.begin(), ends.end());
-  // busy_before[k]: busy device-cycles in [0, k).
-  std::vector<std::int64_t> busy_before(static_cast<size_t>(t.makespan) + 1, 0);
+  // busy_before(k): busy device-cycles in [0, k), for k rising, swept over
+  // the busy intervals' edges (not a table of every tick: a measured run's
+  // ticks are nanoseconds).
+  std::vector<std::pair<Tick, int>> edges;
   for (const Interval& i : BusyIntervals(t)) {
-    busy_before[i.start + 1] += 1;
-    if (i.end + 1 <= t.makespan) busy_before[i.end + 1] -= 1;
+    edges.emplace_back(i.start, 1);
+    edges.emplace_back(i.end, -1);
   }
-  for (Tick k = 1, running = 0; k <= t.makespan; ++k) {
-    running += busy_before[k];
-    busy_before[k] = busy_before[k - 1] + running;
-  }
+  std::sort(edges.begin(), edges.end());
+  size_t next = 0;
+  Tick swept_to = 0;
+  std::int64_t running = 0, busy = 0;
+  auto busy_before = [&](Tick k) {
+    for (; next < edges.size() && edges[next].first <= k; ++next) {
+      busy += running * (edges[next].first - swept_to);
+      swept_to = edges[next].first;
+      running += edges[next].second;
+    }
+    busy += running * (k - swept_to);
+    swept_to = k;
+    return busy;
+  };
   const std::string total = Str(t.schedule.op_count());
   // Held, in stage-sets: a chunk's set counts 1/ChunksPerStage.
   const std::int64_t chunks = ChunksPerStage(t.problem);
@@ -43,14 +55,18 @@ std::vector<std::string> StatusTexts(const Frame& f, const RunInput& run, GaugeM
     // idle so far beside its final value: the end is foreshadowed, never
     // contradicted.
     const std::string counts = Str(done) + "/" + total + " ops · idle so far " +
-                               Str(t.problem.P * k - busy_before[k]) + " of " + Str(m.idle) +
+                               TimeText(t.problem.P * k - busy_before(k), f.ns) + " of " + TimeText(m.idle, f.ns) +
                                (fullest ? " · fullest device " : " · held ") +
                                sets(k > 0 ? m.activations.cluster.At(k - 1) : 0);
-    status.push_back((k == 0 ? std::string("not started") : Str(k) + " of " + Str(t.makespan) + " cycles") + " · " +
+    status.push_back((k == 0 ? std::string("not started")
+                             : TimeText(k, f.ns) + " of " + TimeText(t.makespan, f.ns) + (f.ns ? " \u00B5s" : " cycles")) +
+                     " · " +
                      counts);
   }
   const std::int64_t slots = static_cast<std::int64_t>(t.problem.P) * m.makespan;
-  status.push_back("makespan " + Str(m.makespan) + " · idle " + Str(m.idle) + " of " + Str(slots) + " slots (" +
+  const std::string unit = f.ns ? " \u00B5s" : "";
+  status.push_back("makespan " + TimeText(m.makespan, f.ns) + unit + " · idle " + TimeText(m.idle, f.ns) + " of " +
+                   TimeText(slots, f.ns) + (f.ns ? " device-\u00B5s (" : " slots (") +
                    Str(slots > 0 ? (200 * m.idle + slots) / (2 * slots) : 0) + "%) · " +
                    (fullest ? "fullest device peak " : "peak ") + sets(m.activations.peak) + " stage-sets");
   return status;

@@ -113,7 +113,9 @@ Result<ExplainReport> Explain(const std::vector<std::string>& paths, const Expla
   r.replay = *replay;
   Result<explain::Expected> expected = explain::LoadExpected(pl, r, options);
   if (!expected) return expected.error();
-  if (Error e = explain::FindCauses(pl, *expected, r); !e.ok()) return e;
+  Timeline ideal;
+  if (Error e = explain::FindCauses(pl, *expected, r, &ideal); !e.ok()) return e;
+  explain::KeepRuns(pl, std::move(ideal), r);
   return r;
 }
 

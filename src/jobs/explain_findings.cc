@@ -56,7 +56,7 @@ struct Context {
 
 }  // namespace
 
-Error FindCauses(const Pipeline& pl, const Expected& expected, ExplainReport& report) {
+Error FindCauses(const Pipeline& pl, const Expected& expected, ExplainReport& report, Timeline* ideal_run) {
   Context cx{pl, report, pl.problem.Space(), MeasuredDurations(pl)};
   std::vector<Finding> found;
   std::vector<double> factor(pl.problem.P, 1.0);  // straggler factors, for the ideal
@@ -168,7 +168,7 @@ Error FindCauses(const Pipeline& pl, const Expected& expected, ExplainReport& re
   for (const auto& rank : pl.ops)
     for (const MeasuredOp& op : rank)
       ideal[cx.space.Id(op.kind, op.microbatch, op.stage)] = medians[op.stage][LetterIndex(op.letter)];
-  Result<RunFigures> run = PlaceRun(pl, std::move(ideal), nominal);
+  Result<RunFigures> run = PlaceRun(pl, std::move(ideal), nominal, ideal_run);
   if (!run) return run.error();
   report.ideal = *run;
   // A registry order that would end sooner on the same costs and memory.

@@ -59,7 +59,9 @@ Tick HopLatency(const Pipeline& pipeline, const std::vector<Hop>& hops, int a, i
 
 // Places the pipeline's orders with `durations` (by OpId) and `hops`; the
 // figures of the run. kDeadlock if the orders cannot complete.
-Result<RunFigures> PlaceRun(const Pipeline& pipeline, std::vector<Tick> durations, const std::vector<Hop>& hops);
+// With `placed`, the placement too.
+Result<RunFigures> PlaceRun(const Pipeline& pipeline, std::vector<Tick> durations, const std::vector<Hop>& hops,
+                            Timeline* placed = nullptr);
 // Every op's measured duration, by OpId.
 std::vector<Tick> MeasuredDurations(const Pipeline& pipeline);
 // The measured run's figures (after FitClock).
@@ -86,7 +88,12 @@ using MedianCosts = std::vector<std::vector<Tick>>;
 Result<std::vector<Finding>> FindBetterOrder(const Pipeline& pipeline, const MedianCosts& medians,
                                              const std::vector<Hop>& hops, Tick ideal_makespan);
 
-// Ranks the findings and fills report.ideal (faults removed).
-Error FindCauses(const Pipeline& pipeline, const Expected& expected, ExplainReport& report);
+// Ranks the findings and fills report.ideal (faults removed); the ideal
+// run's placement into *ideal.
+Error FindCauses(const Pipeline& pipeline, const Expected& expected, ExplainReport& report, Timeline* ideal);
+
+// The measured run as a timeline from its first op (after FitClock), and
+// the ops late against `ideal` (report.late, report.runs).
+void KeepRuns(const Pipeline& pipeline, Timeline ideal, ExplainReport& report);
 
 }  // namespace ppsim::jobs::explain

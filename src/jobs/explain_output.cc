@@ -120,6 +120,9 @@ std::string ExplainJson(const ExplainReport& r) {
     findings.push_back(e);
   }
   j["findings"] = findings;
+  json late = json::array();
+  for (const LateOp& l : r.late) late.push_back({{"rank", l.rank}, {"op", l.op}, {"late_us", Us(l.late)}});
+  j["late_ops"] = late;
   return Dump(j);
 }
 

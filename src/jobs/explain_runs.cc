@@ -17,7 +17,8 @@ std::vector<Tick> MeasuredDurations(const Pipeline& pl) {
   return d;
 }
 
-Result<RunFigures> PlaceRun(const Pipeline& pl, std::vector<Tick> durations, const std::vector<Hop>& hops) {
+Result<RunFigures> PlaceRun(const Pipeline& pl, std::vector<Tick> durations, const std::vector<Hop>& hops,
+                            Timeline* placed) {
   Problem p = pl.problem;
   const int S = p.stages();
   p.comm_hops.assign(S > 1 ? S - 1 : 0, 0);
@@ -32,6 +33,7 @@ Result<RunFigures> PlaceRun(const Pipeline& pl, std::vector<Tick> durations, con
   for (int r = 0; r < p.P; ++r)
     for (const Slot& slot : pl.schedule.devices[r]) f.busy[r] += p.op_durations[slot.op];
   for (Tick b : f.busy) f.idle.push_back(f.makespan - b);
+  if (placed) *placed = std::move(*t);
   return f;
 }
 

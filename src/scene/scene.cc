@@ -294,7 +294,7 @@ class SceneLoader {
       const Origin ro = At(r);
       run.pos = ro.pos;
       bool has_name = false, has_schedule = false;
-      Origin caption_origin, layout_origin;
+      Origin caption_origin, layout_origin, as_origin;
       for (auto&& [key, value] : t) {
         const std::string k(key.str());
         const Origin o = At(value);
@@ -328,16 +328,36 @@ class SceneLoader {
         } else if (k == "caption") {
           if (!String(k, value, o, &run.caption)) return false;
           caption_origin = TextOrigin(value);
+        } else if (k == "trace") {  // profiler traces of a measured run, relative to the scene (docs/explain.md)
+          std::string path;
+          if (!String(k, value, o, &path)) return false;
+          if (path.empty()) return Bad(ErrorCode::kInvalidValue, o, "trace must name a folder or file of traces");
+          const size_t slash = path_.rfind('/');
+          run.trace = path[0] == '/' || slash == std::string::npos ? path : path_.substr(0, slash + 1) + path;
+        } else if (k == "as") {  // which run of the trace: measured or ideal
+          if (!String(k, value, o, &run.as)) return false;
+          if (run.as != "measured" && run.as != "ideal")
+            return Bad(ErrorCode::kInvalidValue, o, "as = \"" + run.as + "\": a trace's run is \"measured\" or \"ideal\"");
+          as_origin = o;
         } else {
           return Bad(ErrorCode::kUnknownName, At(key),
                      "unknown key '" + k +
-                         "' in [[run]] (known: name, schedule, caption, P, M, v, chunks, comm, hold, costs, "
-                         "cost_per, max_activations, layout)");
+                         "' in [[run]] (known: name, schedule, trace, as, caption, P, M, v, chunks, comm, hold, "
+                         "costs, cost_per, max_activations, layout)");
         }
       }
       if (!run.layout.empty() && !ApplyLayout(run, layout_origin)) return false;
       if (!has_name) return Bad(ErrorCode::kInvalidValue, ro, "[[run]] needs a name");
-      if (!has_schedule) return Bad(ErrorCode::kInvalidValue, ro, "[[run]] \"" + run.name + "\" needs a schedule");
+      if (has_schedule && !run.trace.empty())
+        return Bad(ErrorCode::kInvalidValue, ro, "[[run]] \"" + run.name + "\": a schedule or a trace, not both");
+      if (run.trace.empty() && as_origin.pos.line > 0)
+        return Bad(ErrorCode::kInvalidValue, as_origin, "as names a run of a trace: give trace = \"DIR/\" too");
+      if (!has_schedule && run.trace.empty())
+        return Bad(ErrorCode::kInvalidValue, ro, "[[run]] \"" + run.name + "\" needs a schedule (or a trace)");
+      if (!scene_.runs.empty() && scene_.traces != !run.trace.empty())
+        return Bad(ErrorCode::kInvalidValue, ro, "[[run]] \"" + run.name + "\": a scene's runs are all traces "
+                   "(ns ticks) or all schedules (cycles), not some of each");
+      scene_.traces = !run.trace.empty();
       if (run.schedule == "search" && run.max_activations == 0)
         return Bad(ErrorCode::kInvalidValue, ro, "[[run]] \"" + run.name + "\": schedule \"search\" needs max_activations");
       scene_.runs.push_back(std::move(run));

@@ -1,6 +1,10 @@
-// Running a scene: simulate every run, then check its claims.
+// Running a scene: simulate every run (or read it from its traces), then
+// check its claims.
+#include <map>
+#include <memory>
 #include <string>
 
+#include "ppsim/jobs/explain.h"
 #include "ppsim/metrics.h"
 #include "ppsim/scene/scene.h"
 #include "ppsim/search.h"
@@ -22,6 +26,21 @@ Result<Timeline> SearchRun(const SceneRun& run, const Problem& problem) {
   return std::move(r->timeline);
 }
 
+// trace = "DIR/": the measured run or its ideal, as ppsim explain reads and
+// places them (each trace read once per scene).
+using TraceRuns = std::map<std::string, std::shared_ptr<const jobs::ExplainRuns>>;
+Result<Timeline> TraceRun(const SceneRun& run, TraceRuns& read) {
+  auto it = read.find(run.trace);
+  if (it == read.end()) {
+    Result<jobs::ExplainReport> r = jobs::Explain({run.trace}, jobs::ExplainOptions{});
+    if (!r) return r.error().With("trace");
+    if (!r->runs)
+      return Fail(ErrorCode::kInvalidValue, "trace: " + run.trace + " holds parts (no PP: ranges), no run to name");
+    it = read.emplace(run.trace, r->runs).first;
+  }
+  return run.as == "ideal" ? it->second->ideal : it->second->measured;
+}
+
 }  // namespace
 
 Result<std::vector<RunResult>> SimulateScene(const Scene& scene, const MeasureOptions& measure) {
@@ -33,7 +52,8 @@ Result<std::vector<RunResult>> SimulateScene(const Scene& scene, const MeasureOp
     problems.push_back(run.problem);
   }
   int failed = -1;
-  if (Error e = ScaleRuns(schedules, problems, &failed); !e.ok()) {
+  TraceRuns traces;
+  if (Error e = scene.traces ? Error::Ok() : ScaleRuns(schedules, problems, &failed); !e.ok()) {
     if (failed < 0) return e.At(scene.path);
     const SceneRun& run = scene.runs[failed];
     return e.With("run " + run.name).At(scene.path, run.pos.line);
@@ -42,7 +62,9 @@ Result<std::vector<RunResult>> SimulateScene(const Scene& scene, const MeasureOp
   runs.reserve(scene.runs.size());
   for (size_t i = 0; i < scene.runs.size(); ++i) {
     const SceneRun& run = scene.runs[i];
-    Result<Timeline> t = run.schedule == "search" ? SearchRun(run, problems[i]) : Simulate(run.schedule, problems[i]);
+    Result<Timeline> t = !run.trace.empty()         ? TraceRun(run, traces)
+                         : run.schedule == "search" ? SearchRun(run, problems[i])
+                                                    : Simulate(run.schedule, problems[i]);
     if (!t.ok()) return t.error().With("run " + run.name).At(scene.path, run.pos.line);
     RunResult r;
     r.name = run.name;

@@ -47,6 +47,7 @@ Result<render::LayoutInput> Present(const Scene& scene, const std::vector<RunRes
   input.height = r.height.value_or(input.height);
   input.display_width = r.display_width.value_or(0);
   input.gauge = r.gauge.value_or(render::GaugeMode::kFullest);
+  input.ns_ticks = scene.traces;  // measured runs (trace = "DIR/"): ns ticks
   return input;
 }
 

@@ -35,3 +35,15 @@ def test_explain_errors_are_the_clis(tmp_path):
         ppsim.explain(bad)
     assert e.value.code == code == 12
     assert str(e.value) == as_python(err)
+
+
+def test_explain_draws_the_clis_picture(tmp_path):
+    # output= draws what `ppsim explain -o r.svg` draws, byte for byte.
+    code, _, err = run_cli("explain", NONE, "-o", str(tmp_path / "cli.svg"))
+    assert code == 0, err
+    r = ppsim.explain(NONE, output=tmp_path / "py.svg")
+    assert (tmp_path / "py.svg").read_bytes() == (tmp_path / "cli.svg").read_bytes()
+    assert ("finish %.3f" % r["measured"]["makespan_us"]).rstrip("0") in (tmp_path / "py.svg").read_text()
+    with pytest.raises(ppsim.Error) as e:
+        ppsim.explain(NONE, output=tmp_path / "r.txt")
+    assert e.value.code == 2

@@ -18,6 +18,18 @@
 
 namespace ppsim::cli {
 
+namespace {
+int g_argc = 0;
+char** g_argv = nullptr;
+}  // namespace
+
+ExplainPictureWriter& ExplainPictures() {
+  static ExplainPictureWriter writer = nullptr;
+  return writer;
+}
+
+int HandToRenderBinary() { return RunRenderHelper(g_argc, g_argv); }
+
 std::vector<CommandEntry>& Commands() {
   static std::vector<CommandEntry> commands;
   return commands;
@@ -55,6 +67,8 @@ std::string RenderSummary() {
 void AddRenderStub(CLI::App& app, int*) { app.add_subcommand("render", RenderSummary())->allow_extras(); }
 
 int RunCli(int argc, char** argv, RenderCommand render) {
+  g_argc = argc;
+  g_argv = argv;
   CLI::App app{"ppsim — simulate, measure, check and draw pipeline-parallel training schedules"};
   app.set_version_flag("--version", "ppsim " PPSIM_VERSION);
   app.require_subcommand(1);

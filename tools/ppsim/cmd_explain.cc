@@ -1,4 +1,8 @@
-// ppsim explain TRACE... [--step N] [--expect COSTFILE | --equal-stages] [--json] [--export-costs FILE] [-o FILE]
+// ppsim explain TRACE... [--step N] [--expect COSTFILE | --equal-stages] [--json] [--export-costs FILE] [-o FILE ...]
+//
+// -o x.svg|.png|.html draws the measured run above its ideal
+// (explain_picture.h) in ppsim-render, to which `ppsim` hands the command;
+// any other -o gets the report.
 #include <memory>
 #include <string>
 #include <vector>
@@ -15,7 +19,7 @@ struct ExplainCliOptions {
   jobs::ExplainOptions options;
   bool json = false;
   std::string export_costs;
-  std::string output = "-";
+  std::vector<std::string> outputs;
 };
 
 // A huge trace says how far it got, one line per GiB, on stderr.
@@ -25,9 +29,16 @@ void Progress(const std::string& file, std::int64_t bytes) {
 }
 
 int Run(ExplainCliOptions& o) {
+  std::vector<std::string> pictures, reports;
+  for (const std::string& out : o.outputs) (jobs::IsExplainPicture(out) ? pictures : reports).push_back(out);
+  if (!pictures.empty() && ExplainPictures() == nullptr) return HandToRenderBinary();
+  if (reports.empty()) reports.push_back("-");  // pictures alone: the report on stdout too
   o.options.progress = &Progress;
   Result<jobs::ExplainReport> report = jobs::Explain(o.traces, o.options);
   if (!report) return Report(report.error());
+  if (!pictures.empty()) {
+    if (Error e = ExplainPictures()(*report, pictures); !e.ok()) return Report(e);
+  }
   if (!o.export_costs.empty()) {
     Result<std::string> costs = jobs::ExplainCostFile(*report);
     if (!costs) return Report(costs.error());
@@ -35,7 +46,9 @@ int Run(ExplainCliOptions& o) {
     std::fprintf(stderr, "ppsim: wrote %s\n", io::DisplayPath(o.export_costs).c_str());
   }
   const std::string out = o.json ? jobs::ExplainJson(*report) : jobs::ExplainText(*report);
-  if (Error e = io::WriteFileAtomically(o.output, out); !e.ok()) return Report(e);
+  for (const std::string& path : reports)
+    if (Error e = io::WriteFileAtomically(path, out); !e.ok()) return Report(e);
+  for (const std::string& path : pictures) std::fprintf(stderr, "ppsim: wrote %s\n", io::DisplayPath(path).c_str());
   return 0;
 }
 
@@ -56,7 +69,9 @@ const CommandRegistrar explain_registrar(37, [](CLI::App& app, int* exit_code) {
   cmd->add_flag("--json", o->json, "print {orders, stage_to_rank, costs_us, hops, measured, replay, ideal, skew_us, "
                                    "findings, ...}");
   cmd->add_option("--export-costs", o->export_costs, "write the fitted costs as a cost file for --cost-file");
-  cmd->add_option("-o,--output", o->output, "write the report to this file (atomically) instead of stdout");
+  cmd->add_option("-o,--output", o->outputs,
+                  "write to this file (repeatable): .svg, .png or .html draws the measured run above its ideal; any "
+                  "other name gets the report (atomically) instead of stdout");
   cmd->callback([o, exit_code] { *exit_code = Run(*o); });
 });
 

@@ -14,6 +14,10 @@
 
 #include "ppsim/error.h"
 
+namespace ppsim::jobs {
+struct ExplainReport;
+}
+
 namespace ppsim::cli {
 
 // Adds the subcommand to `app`; the callback it installs must set `*exit_code`.
@@ -51,5 +55,14 @@ Error AsCliError(const Error& e);
 
 // Prints "ppsim: <message>" (AsCliError) on stderr and returns the error's exit code.
 int Report(const Error& error);
+
+// Draws `explain -o` pictures (.svg, .png, .html): set in ppsim-render
+// (explain_pictures.cc), which links the drawing libraries; null in `ppsim`,
+// which hands such a command to ppsim-render (HandToRenderBinary).
+using ExplainPictureWriter = Error (*)(const jobs::ExplainReport& report, const std::vector<std::string>& paths);
+ExplainPictureWriter& ExplainPictures();
+// Execs ppsim-render beside this binary with this process's command line
+// (render_helper.cc); returns only if it cannot, with the missing-tool exit code.
+int HandToRenderBinary();
 
 }  // namespace ppsim::cli

@@ -15,12 +15,14 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "ppsim/error.h"
 #include "ppsim/op.h"
+#include "ppsim/timeline.h"
 
 namespace ppsim::jobs {
 
@@ -86,6 +88,24 @@ struct PairFigures {
   Tick hidden_comm = 0;  // of it, the time some compute kernel runs at once
 };
 
+// An op of the measured run that started late against the ideal run: at
+// least 1 % of the ideal makespan after the ideal placement starts it.
+struct LateOp {
+  int rank = 0;
+  std::string op;  // "1B2"
+  Tick late = 0;   // ns: measured start - ideal start, both from their run's first op
+  Tick start = 0;        // ns from the measured run's first op (ExplainRuns::measured)
+  Tick ideal_start = 0;  // ns from the ideal run's first op
+};
+
+// The measured and the ideal run as timelines on one axis, in ns ticks from
+// each run's first op (the measured run's ops at their skew-corrected GPU
+// times; the ideal placed by ppsim): what a picture draws (explain_picture.h).
+struct ExplainRuns {
+  Timeline measured;
+  Timeline ideal;
+};
+
 struct ExplainReport {
   std::vector<std::string> files;  // by rank
   std::int64_t step = -1;          // rank 0's step (-1: no ProfilerStep)
@@ -100,6 +120,8 @@ struct ExplainReport {
   std::vector<Tick> skew;          // ns per rank, rank 0 = 0: subtract from a rank's times
   RunFigures measured, replay, ideal;
   std::vector<Finding> findings;   // by lost, largest first
+  std::vector<LateOp> late;        // by rank, in each rank's order
+  std::shared_ptr<const ExplainRuns> runs;  // null for a trace of parts
   // A trace without PP: ranges but with part ranges: its parts and their
   // pair; everything above but files and step is then empty.
   std::vector<PartFigures> parts;
@@ -123,5 +145,9 @@ std::string ExplainText(const ExplainReport& report);
 // for `simulate --cost-file` and `--expect`; kUsage for a trace of parts,
 // which fits no per-stage costs.
 Result<std::string> ExplainCostFile(const ExplainReport& report);
+
+// True iff `path` names a picture `explain -o` draws (.svg, .png, .html:
+// explain_picture.h); any other -o gets the report.
+bool IsExplainPicture(const std::string& path);
 
 }  // namespace ppsim::jobs

@@ -58,6 +58,7 @@ inline constexpr Color kCursor{200, 40, 40};       // "now"
 // where a compute row waits on a transfer.
 inline constexpr Color kCommPosted{178, 219, 214};
 inline constexpr Color kCommLink{0, 121, 112};
+inline constexpr Color kMark{176, 0, 32};          // a run's marks: how late a measured op started
 }  // namespace palette
 
 // Hatched rects: one diagonal line (bottom-left to top-right) per this many
@@ -97,6 +98,7 @@ enum class Role : std::uint8_t {
                  // (op_kind 'S' its SEND, 'R' its RECV; microbatch; stage = the boundary; value 1 = a gradient)
   kTransferLink, // the same transfer's time on its link, [tick0, tick1) = start to completion, over kTransfer
   kCommWait,     // a bar on a compute row where it waits on a transfer, [tick0, tick1)
+  kMark,         // a run's mark (RunMark): a bar over [tick0, tick1) on a device row and its label; value = ticks
 };
 
 // How a text's x is anchored (SVG's text-anchor): the box's left edge,

@@ -22,11 +22,23 @@
 
 namespace ppsim::render {
 
+// A mark on one device row of a run's chart: ticks [from, to) as a bar along
+// the row's bottom, labelled where the label fits. ppsim explain marks each
+// late op of a measured run so: from where its ideal placement starts it to
+// where it started, "+312 µs".
+struct RunMark {
+  int device = 0;
+  Tick from = 0, to = 0;
+  std::int64_t value = 0;  // what the label says, in ticks (Item::value)
+  std::string text;
+};
+
 struct RunInput {
   std::string name;
   std::string caption;          // "" = the name
   const Timeline* timeline = nullptr;  // REQUIRES: non-null, outlives the call
   const Metrics* metrics = nullptr;    // REQUIRES: Measure(*timeline)
+  std::vector<RunMark> marks = {};     // drawn over the run's rows (Role::kMark)
 };
 
 struct LayoutInput {
@@ -47,6 +59,13 @@ struct LayoutInput {
   bool cells = false;
   // A video's cycles a frame (Pacing::ticks_per_frame), said under the legend when over 1.
   Tick ticks_per_frame = 1;
+  // The runs' ticks are nanoseconds of a measured run (ppsim explain): each
+  // op is its own cell however narrow a tick is, each idle gap one bubble
+  // cell, and the axis, finish, idle counts and status read in µs.
+  bool ns_ticks = false;
+  // What the runs' marks mean, as the legend says it beside their colour
+  // ("" = no legend entry; set it when a run has marks).
+  std::string mark_legend;
 };
 
 // "4 stages · 6 microbatches · one cell = one cycle" (devices and chunks

@@ -60,6 +60,12 @@ struct SceneRun {
   std::string layout;    // a Megatron layout string splitting the scene's model ("" = none)
   Problem problem;       // the scene's problem with this run's overrides applied (and its layout's costs)
   SourcePos pos;         // of the [[run]] header
+  // trace = "DIR/": a measured run, read by ppsim explain from the profiler
+  // traces there (a folder or a file, relative to the scene; ns ticks), in
+  // place of a schedule; `as` = "measured" (the trace) or "ideal" (the same
+  // orders placed by ppsim at the median costs, faults removed).
+  std::string trace;
+  std::string as = "measured";
 };
 
 struct SceneClaim {
@@ -82,6 +88,7 @@ struct Scene {
   // The [render] table, typed and checked when the scene is loaded (errors
   // name file:line:col); the CLI's flags and Python's keywords win over it.
   render::RenderSettings render;
+  bool traces = false;  // its runs are measured runs (SceneRun::trace): ticks are ns
 };
 
 // Reads and checks a scene. `overrides` are --set values "KEY=VALUE": KEY a
