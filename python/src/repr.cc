@@ -9,6 +9,7 @@
 #include "errors.h"
 #include "ppsim/metric_table.h"
 #include "ppsim/render/render.h"
+#include "ppsim/render/svg_writer.h"
 
 namespace ppsim::py {
 namespace {
@@ -30,12 +31,6 @@ std::string ScaleToContainer(std::string svg) {
   const size_t h_end = svg.find('"', h + 9);
   if (h_end == std::string::npos || h_end > close) return svg;
   return svg.substr(0, w) + " width=\"100%\"" + svg.substr(h_end + 1);
-}
-
-std::string Escape(const std::string& s) {
-  std::string out;
-  for (char c : s) out += c == '<' ? "&lt;" : c == '>' ? "&gt;" : c == '&' ? "&amp;" : std::string(1, c);
-  return out;
 }
 
 }  // namespace
@@ -72,7 +67,7 @@ std::string RunsHtmlTable(const std::vector<render::RunInput>& runs) {
   std::string h = "<table style=\"border-collapse:collapse;font-variant-numeric:tabular-nums\">"
                   "<caption style=\"text-align:left\">memory in stage-sets: one stage's activations for one "
                   "microbatch</caption><tr><th></th>";
-  for (const render::RunInput& r : runs) h += "<th" + cell + ">" + Escape(r.name) + "</th>";
+  for (const render::RunInput& r : runs) h += "<th" + cell + ">" + render::XmlEscape(r.name) + "</th>";
   h += "</tr>";
   auto row = [&](const std::string& name, auto value) {
     h += "<tr><th style=\"text-align:left;padding:0.1em 0.6em 0.1em 0;white-space:nowrap\">" + name + "</th>";

@@ -6,15 +6,12 @@
 #include <string_view>
 
 #include "ppsim/render/display_list.h"
+#include "ppsim/render/svg_writer.h"  // XmlEscape
 
 namespace ppsim::render {
 
 // Up to two decimals, no trailing zeros: "12.5", "100", "-0.25".
 std::string Num(double v);
-// `text` as XML character data or an attribute value: & < > " escaped, and
-// what XML cannot hold at all (control characters but tab, newline, return;
-// bytes that are not UTF-8) replaced by U+FFFD.
-std::string XmlEscape(std::string_view text);
 
 // Appends <rect>, <line> or <text> for `item` drawn `width` wide, with
 // `attrs` (" name=\"value\"..." or "") and `children` inside the element.

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "cli/shell_run.h"
+#include "generated_doc.h"
 
 namespace ppsim {
 namespace {
@@ -59,19 +60,7 @@ constexpr const char* kEnd = "<!-- end of catalogue -->\n";
 
 // PPSIM_UPDATE_DOCS=1 rewrites the table in place instead of failing.
 TEST(BadInputCatalogueDoc, ReliabilityPageShowsEveryRow) {
-  const std::string path = std::string(PPSIM_SOURCE_DIR) + "/docs/reliability.md";
-  std::string doc = testing::Slurp(path);
-  const size_t begin = doc.find(kBegin), end = doc.find(kEnd);
-  ASSERT_NE(begin, std::string::npos) << path << " lacks the catalogue markers";
-  ASSERT_NE(end, std::string::npos);
-  const size_t from = begin + std::string(kBegin).size();
-  const std::string want = Table();
-  if (std::getenv("PPSIM_UPDATE_DOCS") != nullptr) {
-    doc.replace(from, end - from, want);
-    std::ofstream(path, std::ios::binary) << doc;
-    return;
-  }
-  EXPECT_EQ(doc.substr(from, end - from), want) << "rerun with PPSIM_UPDATE_DOCS=1 to regenerate";
+  testing::ExpectGeneratedSection(std::string(PPSIM_SOURCE_DIR) + "/docs/reliability.md", kBegin, kEnd, Table());
 }
 
 }  // namespace

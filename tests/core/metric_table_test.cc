@@ -9,6 +9,7 @@
 #include <sstream>
 #include <string>
 
+#include "generated_doc.h"
 #include "ppsim/simulate.h"
 
 namespace ppsim {
@@ -47,20 +48,9 @@ std::string ReadDoc(const std::string& name) {
 }
 
 // The text between `begin` and `end` in docs/<name> is `generated`.
-// PPSIM_UPDATE_DOCS=1 rewrites it in place instead of failing.
 void ExpectGenerated(const std::string& name, const std::string& begin, const std::string& end,
                      const std::string& generated) {
-  std::string doc = ReadDoc(name);
-  const size_t b = doc.find(begin), e = doc.find(end);
-  ASSERT_NE(b, std::string::npos) << name << " lacks " << begin;
-  ASSERT_NE(e, std::string::npos) << name << " lacks " << end;
-  const size_t from = b + begin.size();
-  if (std::getenv("PPSIM_UPDATE_DOCS") != nullptr) {
-    doc.replace(from, e - from, generated);
-    std::ofstream(std::string(PPSIM_SOURCE_DIR) + "/docs/" + name, std::ios::binary) << doc;
-    return;
-  }
-  EXPECT_EQ(doc.substr(from, e - from), generated) << "rerun with PPSIM_UPDATE_DOCS=1 to regenerate";
+  testing::ExpectGeneratedSection(std::string(PPSIM_SOURCE_DIR) + "/docs/" + name, begin, end, generated);
 }
 
 TEST(MetricTableDoc, ClaimsPageListsEveryMetric) {

@@ -99,3 +99,14 @@ def test_notebook_svg_scales_to_its_cell_and_stays_legible_there():
 def test_subtitle_names_each_runs_chunks_when_they_differ():
     svg = ppsim.compare(["1f1b", "zb-h1", "zbv"], P=4, M=8)._repr_svg_()
     assert "4 devices · 8 microbatches · chunks per device: 1f1b 1 · zb-h1 1 · zbv 2 · one cell = one cycle" in texts(svg)
+
+
+def test_html_escapes_a_run_name_as_the_painters_do(tmp_path):
+    # A schedule file's path is its run's name; the table escapes it with the
+    # painters' XmlEscape (" too), never as raw markup.
+    path = tmp_path / 'a<b&"c.txt'
+    path.write_text("F0 B0\n")
+    html = ppsim.simulate(schedule_file=str(path))._repr_html_()
+    head = table_rows(html)[0]
+    assert head[1][2].endswith("a&lt;b&amp;&quot;c.txt")
+    assert 'a<b&"c' not in html
