@@ -9,9 +9,9 @@
 // param_bytes of weights; its gradients and optimizer state are counted
 // from them at the model's bytes per parameter (Adam in mixed precision by
 // default: 2 + 2 + 12). A recomputed layer holds only checkpoint_bytes (its
-// input) between the passes, and its forward runs again before its
-// backward: the stage's `recompute` ticks, added to B until recompute
-// becomes an op of its own.
+// input) between its forward and the recompute, and its forward runs again
+// before its backward: the stage's `recompute` ticks, an op R of their own
+// (recompute.h), which holds the layer's full activation bytes again.
 #pragma once
 
 #include <cstdint>
@@ -60,8 +60,11 @@ std::int64_t HeldBytes(const ModelLayer& layer);
 // Per virtual stage, in the layout's order.
 struct StageCosts {
   std::vector<Tick> f, b, w;
-  std::vector<Tick> recompute;  // forward ticks run again before B (recomputed layers' F)
-  std::vector<std::int64_t> activation_bytes, param_bytes, grad_bytes, optimizer_bytes;
+  std::vector<Tick> recompute;  // forward ticks run again before B (recomputed layers' F): R's cost
+  // activation_bytes: every layer's, held in full; input_bytes: what the
+  // stage holds between F and R (recomputed layers' checkpoint_bytes, the
+  // others' activation_bytes).
+  std::vector<std::int64_t> activation_bytes, param_bytes, grad_bytes, optimizer_bytes, input_bytes;
 };
 
 // The model's layers summed into the layout's stages. kInvalidValue naming
@@ -71,9 +74,11 @@ struct StageCosts {
 Result<StageCosts> SumStageCosts(const Model& model, const Layout& layout);
 
 // Sets `problem` to simulate the sums: P, v and the layout's stages, costs
-// per virtual stage as op costs (CostBasis::kChunk; B includes the
-// recomputed forward), activation, parameter, gradient and optimizer bytes
-// per stage when the model gives any. Every op must cost
+// per virtual stage as op costs (CostBasis::kChunk), activation,
+// parameter, gradient and optimizer bytes per stage when the model gives
+// any. A model that recomputes a layer sets recompute = selective, the R
+// cost of each stage (Costs::r) and the bytes held between F and R
+// (MemoryModel::input_bytes). Every op must cost
 // ≥ 1 tick, so a stage whose F, B or W sums to 0 — an empty stage — is
 // refused (kInvalidValue) naming the stage: zero-duration ops are not
 // simulated yet.

@@ -28,6 +28,8 @@ struct Activations {
 };
 
 // Interval during which (m, s)'s activations are counted, [from, to).
+// With recompute (recompute.h), a stage with R holds its full set from R's
+// start: the interval returned then starts there.
 struct HoldInterval {
   Tick from = 0;
   Tick to = 0;

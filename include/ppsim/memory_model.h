@@ -30,12 +30,17 @@ struct MemoryModel {
   std::vector<std::int64_t> grad_bytes;        // per stage; empty = 0
   std::vector<std::int64_t> optimizer_bytes;   // per stage; empty = 0
   std::int64_t limit = 0;                      // bytes per device; 0 = no limit
+  // With recompute (recompute.h): bytes a stage holds per microbatch between
+  // F and R, its layers' inputs (a model file's checkpoint_bytes); empty =
+  // Problem::recompute_inputs_num/den of activation_bytes.
+  std::vector<std::int64_t> input_bytes;
 
   // True iff any byte figure was given (otherwise ppsim reports no bytes).
   bool enabled() const;
   // Parameters + gradients + optimizer state of `stage`.
   std::int64_t StaticBytes(int stage) const;
   std::int64_t ActivationBytes(int stage) const;
+  std::int64_t InputBytes(int stage) const;  // input_bytes' value for `stage` (0 when empty)
 };
 
 // kOk, or kInvalidValue / kTooLarge naming the field ("activation_bytes[3]

@@ -60,7 +60,8 @@ const std::vector<MetricInfo>& MetricTable();
 // False for the communication metrics (comm_time, exposed_comm,
 // peak_send_bytes, link_utilisation) of a run that does not model
 // communication: outputs leave them out, so a run without it prints as
-// before. Claims read them all (0 without communication).
+// before. Claims read them all (0 without communication). Likewise
+// recompute_time for a run without recompute.
 bool MetricApplies(const MetricInfo& metric, const Metrics& metrics);
 // The row named `name`, or nullptr.
 const MetricInfo* FindMetric(std::string_view name);

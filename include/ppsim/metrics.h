@@ -43,6 +43,11 @@ struct Metrics {
   std::vector<Tick> exposed_comm_per_device;
   std::vector<std::int64_t> peak_send_bytes_per_device;
   Tick busiest_link = 0;
+  // With recompute (recompute.h), else false and empty: the R ops'
+  // durations, summed, and per device.
+  bool recompute = false;
+  Tick recompute_time = 0;
+  std::vector<Tick> recompute_time_per_device;
 };
 
 // What to compute beyond the scalar metrics and the peaks.

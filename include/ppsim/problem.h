@@ -44,6 +44,20 @@ enum class SliceRule : std::uint8_t {
   kList,    // Problem::slice_weights, relative
 };
 
+// Recompute (activation checkpointing) as an op R before B (recompute.h).
+enum class RecomputeMode : std::uint8_t {
+  kOff,        // no R ops (the default)
+  kFull,       // every stage runs R, its F again (Megatron --recompute-granularity full)
+  kSelective,  // R runs the recomputed layers' F only (Costs::r, from a model file)
+};
+// Where R waits (recompute.h): Megatron runs the recompute inside the
+// backward call, after the output gradient has arrived; Mario moves it
+// earlier, into the idle time before that gradient.
+enum class RecomputeAt : std::uint8_t {
+  kBeforeB,  // R right before its B, after B's incoming gradient (Megatron)
+  kEarly,    // R right before its B in the queue, waiting only on its F (Mario-like)
+};
+
 // What a cost value describes (docs/costs.md; cost_scale.h does the rest).
 enum class CostBasis : std::uint8_t {
   kStage,  // one device's share of the model (a whole stage at v = 1); a
@@ -78,6 +92,10 @@ struct Costs {
   // schedule's backward, and Slot::full in a split one; empty = b + w of
   // its stage (1 when b and w are not given either).
   std::vector<Tick> bw;
+  // Recompute R (Problem::recompute on), per stage: the forward run again;
+  // empty = f (full recompute). 0 for a stage = no R there (selective
+  // recompute of a stage with no recomputed layer). Values ≥ 0.
+  std::vector<Tick> r;
 
   Tick Of(OpKind kind, int stage) const;
   Tick FullBackward(int stage) const;
@@ -144,10 +162,20 @@ struct Problem {
   // no time, keep their place in each device's order and pass data on
   // (docs/semantics.md). Every other stage's costs stay ≥ 1. Empty = none.
   std::vector<int> empty_stages;
+  // Recompute as an op (recompute.h): off by default. Between F and R a
+  // stage holds only its layer inputs: memory.input_bytes when given (a
+  // model file's checkpoint_bytes), else recompute_inputs_num/den of its
+  // activation bytes (a fraction in [0, 1]).
+  RecomputeMode recompute = RecomputeMode::kOff;
+  RecomputeAt recompute_at = RecomputeAt::kBeforeB;
+  std::int64_t recompute_inputs_num = 0;
+  std::int64_t recompute_inputs_den = 1;
 
   int stages() const { return P * v; }
   // The op-id space of this problem (two chains for kDualPipe), in slice units.
-  OpSpace Space() const { return OpSpace(stages(), M * slices, placement == Placement::kDualPipe ? P : 0); }
+  OpSpace Space() const {
+    return OpSpace(stages(), M * slices, placement == Placement::kDualPipe ? P : 0, recompute != RecomputeMode::kOff);
+  }
   int DeviceOf(int stage) const {
     if (placement == Placement::kLoop) return stage % P;
     if (placement == Placement::kMap) return stage_device[stage];
@@ -178,5 +206,7 @@ Error ValidateProblem(const Problem& problem);
 std::string PlacementName(Placement placement);
 std::string HoldModeName(HoldMode hold);
 std::string CostBasisName(CostBasis basis);  // "stage", "chunk"
+std::string RecomputeName(RecomputeMode mode);  // "off", "full", "selective"
+std::string RecomputeAtName(RecomputeAt at);    // "before_b", "early"
 
 }  // namespace ppsim

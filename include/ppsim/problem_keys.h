@@ -48,7 +48,12 @@ enum class KeyType {
   kIntOrList,    // one whole number, or a list (per stage, or per hop for comm)
   kWord,         // one of `words`
   kWordOrList,   // one of `words`, or a list of whole numbers in the range
+  kFraction,     // a number in [min, max]: whole, a/b, or a decimal ("0.125", "1/8")
 };
+
+// Reads "3", "1/8" or "0.125" as num/den (den ≥ 1, not reduced). False if
+// the text is none of these or does not fit int64.
+bool ReadFraction(std::string_view text, std::int64_t& num, std::int64_t& den);
 
 struct ProblemKey {
   const char* name;           // as a scene and --set write it: "P", "costs.F", "memory.limit"

@@ -60,6 +60,9 @@ io::ProblemOptions ToOptions(const ProblemArgs& a) {
   if (!a.hidden.is_none()) o.hidden = IntText(a.hidden, "hidden");
   if (!a.microbatch_costs.is_none())
     o.microbatch_costs = Values(a.microbatch_costs, "microbatch_costs", "a list of int");
+  if (!a.recompute.is_none()) o.recompute = TextArg(a.recompute, "recompute");
+  if (!a.recompute_at.is_none()) o.recompute_at = TextArg(a.recompute_at, "recompute_at");
+  if (!a.recompute_inputs.is_none()) o.recompute_inputs = pyb::str(a.recompute_inputs).cast<std::string>();
   if (!a.comms.is_none()) o.comms = TextArg(a.comms, "comms");
   if (!a.link_latency.is_none()) o.link_latency = IntText(a.link_latency, "link_latency");
   if (!a.link_bandwidth.is_none()) o.link_bandwidth = IntText(a.link_bandwidth, "link_bandwidth");

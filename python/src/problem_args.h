@@ -22,6 +22,11 @@ struct ProblemArgs {
   // "pytorch", "pytorch-deferred" or "adjacent", and the link.
   pybind11::object comms = pybind11::none(), link_latency = pybind11::none(), link_bandwidth = pybind11::none(),
                    link_concurrency = pybind11::none(), link_bytes = pybind11::none();
+  // Recompute as an op (recompute.h), simulate's keywords: recompute = "full"
+  // or "selective", recompute_at = "before_b" or "early", recompute_inputs a
+  // number in [0, 1] (float, str "1/8", int or fractions.Fraction).
+  pybind11::object recompute = pybind11::none(), recompute_at = pybind11::none(),
+                   recompute_inputs = pybind11::none();
   // True iff P, M or chunks was given (not None).
   bool shape_given() const;
 };

@@ -107,7 +107,8 @@ void BindSimulate(pyb::module_& m) {
          pyb::object schedule_file, pyb::object model, pyb::object layout, pyb::object slices,
          pyb::object slice_costs, pyb::object seq_len, pyb::object hidden, pyb::object placement,
          pyb::object microbatch_costs, pyb::object comms, pyb::object link_latency, pyb::object link_bandwidth,
-         pyb::object link_concurrency, pyb::object link_bytes) {
+         pyb::object link_concurrency, pyb::object link_bytes, pyb::object recompute, pyb::object recompute_at,
+         pyb::object recompute_inputs) {
         ProblemArgs args{P, M, chunks, costs, comm, hold, cost_file, memory_limit, cost_per, model, layout};
         args.slices = slices;
         args.slice_costs = slice_costs;
@@ -119,6 +120,9 @@ void BindSimulate(pyb::module_& m) {
         args.link_bandwidth = link_bandwidth;
         args.link_concurrency = link_concurrency;
         args.link_bytes = link_bytes;
+        args.recompute = recompute;
+        args.recompute_at = recompute_at;
+        args.recompute_inputs = recompute_inputs;
         return SimulateNamed(schedule, args, schedule_file, placement);
       },
       pyb::arg("schedule") = "1f1b", PPSIM_PROBLEM_KWARGS, pyb::arg("schedule_file") = pyb::none(),
@@ -127,12 +131,15 @@ void BindSimulate(pyb::module_& m) {
       pyb::arg("placement") = pyb::none(), pyb::arg("microbatch_costs") = pyb::none(),
       pyb::arg("comms") = pyb::none(), pyb::arg("link_latency") = pyb::none(),
       pyb::arg("link_bandwidth") = pyb::none(), pyb::arg("link_concurrency") = pyb::none(),
-      pyb::arg("link_bytes") = pyb::none(),
+      pyb::arg("link_bytes") = pyb::none(), pyb::arg("recompute") = pyb::none(),
+      pyb::arg("recompute_at") = pyb::none(), pyb::arg("recompute_inputs") = pyb::none(),
       "Generate and place a schedule (`ppsim simulate`); returns a Timeline. model= (a model file, docs/costs.md) "
       "with layout= (a Megatron layout string) sets each stage's costs and bytes to its layers' sums; slices= "
       "cuts each microbatch into sequence slices (seq1f1b; docs/semantics.md); comms= (pytorch, "
       "pytorch-deferred, adjacent) with link_latency=, link_bandwidth=, link_bytes=, link_concurrency= places "
-      "communication as SEND/RECV ops (docs/comms.md).");
+      "communication as SEND/RECV ops (docs/comms.md); recompute= ('full', 'selective') runs recompute as an op R "
+      "before each B, recompute_at= ('before_b', 'early') says where R waits, recompute_inputs= the share of a "
+      "stage's bytes held between F and R (docs/semantics.md).");
   m.def(
       "simulate_pytorch",
       [](pyb::object order, pyb::object P, pyb::object M, pyb::object chunks, pyb::object costs,

@@ -12,8 +12,8 @@ namespace {
 // The Costs vectors with their names, for errors.
 template <typename C>
 auto Fields(C& costs) {
-  return std::array<std::pair<const char*, decltype(&costs.f)>, 5>{
-      {{"F", &costs.f}, {"B", &costs.b}, {"W", &costs.w}, {"FB", &costs.fb}, {"BW", &costs.bw}}};
+  return std::array<std::pair<const char*, decltype(&costs.f)>, 6>{
+      {{"F", &costs.f}, {"B", &costs.b}, {"W", &costs.w}, {"FB", &costs.fb}, {"BW", &costs.bw}, {"R", &costs.r}}};
 }
 
 // The stage of the model (at v = 1, 0..P-1) that virtual stage s is a piece of.
@@ -83,7 +83,7 @@ Result<UnitCosts> ModelCosts(const Problem& p, bool split) {
   out.costs.b = std::move(b2);
   out.costs.w = std::move(w2);
   if (halves)
-    for (std::vector<Tick>* v : {&out.costs.f, &out.costs.fb, &out.costs.bw})
+    for (std::vector<Tick>* v : {&out.costs.f, &out.costs.fb, &out.costs.bw, &out.costs.r})
       for (Tick& x : *v) x *= 2;
   return out;
 }

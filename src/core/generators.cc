@@ -3,6 +3,8 @@
 #include <iterator>
 #include <string>
 
+#include "ppsim/recompute.h"
+
 namespace ppsim {
 
 // The registry, as ninja lists its tools: one row per schedule, each defined
@@ -102,6 +104,8 @@ Result<Schedule> Generate(std::string_view name, Problem& problem) {
   if (s.ok()) {
     s->name = g->name;
     s->split_backward = g->split_backward;
+    if (Recomputes(problem))  // Megatron's place for R: right before its B (recompute.h)
+      if (Error r = InsertRecompute(problem, *s); !r.ok()) return r;
   }
   return s;
 }

@@ -30,7 +30,8 @@ struct Adder {
     c.b[s] += l.b;
     c.w[s] += l.w;
     if (l.recompute) c.recompute[s] += l.f;
-    c.activation_bytes[s] += HeldBytes(l);
+    c.activation_bytes[s] += l.activation_bytes;
+    c.input_bytes[s] += HeldBytes(l);
     c.param_bytes[s] += l.param_bytes;
     c.grad_bytes[s] += GradBytes(l, per);
     c.optimizer_bytes[s] += OptimizerBytes(l, per);
@@ -61,7 +62,7 @@ Result<StageCosts> SumStageCosts(const Model& model, const Layout& layout) {
   const size_t n = layout.stages.size();
   const std::vector<Tick> ticks(n, 0);
   const std::vector<std::int64_t> bytes(n, 0);
-  StageCosts c{ticks, ticks, ticks, ticks, bytes, bytes, bytes, bytes};
+  StageCosts c{ticks, ticks, ticks, ticks, bytes, bytes, bytes, bytes, bytes};
   const Adder Add{c, model.bytes_per_param};
   for (size_t s = 0; s < n; ++s) {
     const LayoutStage& st = layout.stages[s];
@@ -100,12 +101,16 @@ Error ApplyStageCosts(const StageCosts& c, const Layout& layout, Problem& p) {
   p.costs = Costs{};
   p.costs.f = c.f;
   p.costs.b = c.b;
-  for (size_t s = 0; s < c.b.size(); ++s) p.costs.b[s] += c.recompute[s];
   p.costs.w = c.w;
   p.empty_stages = std::move(empty_stages);
-  const auto any = [](const std::vector<std::int64_t>& v) {
+  const auto any = [](const auto& v) {
     return std::any_of(v.begin(), v.end(), [](std::int64_t x) { return x != 0; });
   };
+  if (any(c.recompute)) {  // recompute as an op (recompute.h)
+    p.recompute = RecomputeMode::kSelective;
+    p.costs.r = c.recompute;
+    p.memory.input_bytes = c.input_bytes;
+  }
   if (any(c.activation_bytes)) p.memory.activation_bytes = c.activation_bytes;
   if (any(c.param_bytes)) {
     p.memory.param_bytes = c.param_bytes;

@@ -168,6 +168,54 @@ void ClusterByMerge(const Timeline& t, const EventOf& event_of, StepBuilder& clu
   cluster.Flush();
 }
 
+// With recompute (recompute.h) a stage with R counts its set from R's
+// start, and when resident also while F runs: two intervals for one set,
+// so the events are gathered per (m, s) and sorted. R is off the chain
+// placer's path and so is this.
+Activations MeasureWithRecompute(const Timeline& t, HoldMode hold, bool series) {
+  const OpSpace& space = t.schedule.space;
+  const Problem& p = t.problem;
+  const bool held = hold == HoldMode::kHeld;
+  std::vector<std::vector<Event>> events(t.schedule.devices.size());
+  std::vector<Event> all;
+  for (int s = 0; s < space.stages(); ++s) {
+    std::vector<Event>& ev = events[p.DeviceOf(s)];
+    auto add = [&](Tick from, Tick to) {
+      if (to <= from) return;
+      ev.push_back({from, +1});
+      ev.push_back({to, -1});
+    };
+    for (int m = 0; m < space.microbatches(); ++m) {
+      const OpId f = space.Id(OpKind::kF, m, s), b = space.Id(OpKind::kB, m, s), r = space.Id(OpKind::kR, m, s);
+      if (!t.Has(f) || !t.Has(b)) continue;
+      Tick to = held ? t.Start(b) : t.end[b];
+      if (!held && t.schedule.split_backward) to = std::max(to, t.end[space.Id(OpKind::kW, m, s)]);
+      if (!t.Has(r)) {
+        add(held ? t.end[f] : t.Start(f), to);
+        continue;
+      }
+      if (!held) add(t.Start(f), t.end[f]);
+      add(t.Start(r), to);
+    }
+  }
+  Activations a;
+  if (series) a.per_device.resize(events.size());
+  for (size_t d = 0; d < events.size(); ++d) {
+    std::sort(events[d].begin(), events[d].end(), [](const Event& x, const Event& y) { return x.tick < y.tick; });
+    StepBuilder device(series ? &a.per_device[d] : nullptr);
+    for (const Event& e : events[d]) device.Add(e.tick, e.delta);
+    device.Flush();
+    a.peak_per_device.push_back(device.peak());
+    all.insert(all.end(), events[d].begin(), events[d].end());
+  }
+  std::sort(all.begin(), all.end(), [](const Event& x, const Event& y) { return x.tick < y.tick; });
+  StepBuilder cluster(series ? &a.cluster : nullptr);
+  for (const Event& e : all) cluster.Add(e.tick, e.delta);
+  cluster.Flush();
+  a.peak = cluster.peak();
+  return a;
+}
+
 }  // namespace
 
 StepSeries FullestDevice(const std::vector<StepSeries>& per_device) {
@@ -207,6 +255,13 @@ HoldInterval HeldInterval(const Timeline& t, HoldMode hold, int microbatch, int 
   const OpSpace& space = t.schedule.space;
   const OpId f = space.Id(OpKind::kF, microbatch, stage);
   const OpId b = space.Id(OpKind::kB, microbatch, stage);
+  if (space.recompute() && t.Has(space.Id(OpKind::kR, microbatch, stage))) {  // the full set, from R (recompute.h)
+    const OpId r = space.Id(OpKind::kR, microbatch, stage);
+    if (hold == HoldMode::kHeld) return {t.Start(r), t.Start(b)};
+    Tick to = t.end[b];
+    if (t.schedule.split_backward) to = std::max(to, t.end[space.Id(OpKind::kW, microbatch, stage)]);
+    return {t.Start(r), to};
+  }
   if (hold == HoldMode::kHeld) return {t.end[f], t.Start(b)};
   Tick to = t.end[b];
   // A split backward frees the rest at the end of W; a full one has no W (end -1).
@@ -215,6 +270,7 @@ HoldInterval HeldInterval(const Timeline& t, HoldMode hold, int microbatch, int 
 }
 
 Activations MeasureActivations(const Timeline& t, HoldMode hold, bool series) {
+  if (t.schedule.space.recompute()) [[unlikely]] return MeasureWithRecompute(t, hold, series);
   const EventOf event_of(t, hold);
   const auto& devices = t.schedule.devices;
   Activations a;

@@ -4,6 +4,8 @@
 #include <string>
 #include <utility>
 
+#include "ppsim/recompute.h"
+
 namespace ppsim {
 namespace {
 
@@ -59,12 +61,15 @@ std::int64_t MemoryModel::StaticBytes(int stage) const {
 
 std::int64_t MemoryModel::ActivationBytes(int stage) const { return PerStage(activation_bytes, stage); }
 
+std::int64_t MemoryModel::InputBytes(int stage) const { return PerStage(input_bytes, stage); }
+
 Error ValidateMemoryModel(const MemoryModel& m, int stages) {
   for (auto [field, values] : {std::pair<const char*, const std::vector<std::int64_t>*>{"activation_bytes",
                                                                                           &m.activation_bytes},
                                {"param_bytes", &m.param_bytes},
                                {"grad_bytes", &m.grad_bytes},
-                               {"optimizer_bytes", &m.optimizer_bytes}}) {
+                               {"optimizer_bytes", &m.optimizer_bytes},
+                               {"input_bytes", &m.input_bytes}}) {
     Error e = CheckList(field, *values, stages);
     if (e.code != ErrorCode::kOk) return e;
   }
@@ -96,12 +101,24 @@ MemoryBytes MeasureMemoryBytes(const Timeline& t) {
     for (int m = 0; m < space.microbatches(); ++m) {
       if (!space.Exists(m, s)) continue;
       const OpId f = space.Id(OpKind::kF, m, s), b = space.Id(OpKind::kB, m, s);
-      const Tick from = resident ? t.Start(f) : t.end[f];
+      Tick from = resident ? t.Start(f) : t.end[f];
       auto hold = [&](Tick to, std::int64_t amount) {
         if (amount == 0 || to <= from) return;
         deltas[d].push_back({from, amount});
         deltas[d].push_back({to, -amount});
       };
+      // Recompute (recompute.h): the full set during F when resident, the
+      // inputs from F's end to R's start, the full set again from R's start.
+      if (space.recompute() && t.Has(space.Id(OpKind::kR, m, s))) {
+        const Tick r_start = t.Start(space.Id(OpKind::kR, m, s));
+        if (resident) {
+          from = t.Start(f);
+          hold(t.end[f], bytes);
+        }
+        from = t.end[f];
+        hold(r_start, RecomputeInputBytes(p, s));
+        from = r_start;
+      }
       const OpId w = space.Id(OpKind::kW, m, s);
       if (split && t.end[w] >= 0) {
         hold(resident ? t.end[b] : t.Start(b), by_b);

@@ -109,6 +109,12 @@ const std::vector<MetricInfo>& Table() {
       {"link_utilisation", "with communication modelled: the busiest directed link's busy time / makespan", false,
        "link_utilisation", nullptr, kDouble,
        [](const Metrics& m, const Problem&, int) { return Quotient(m.busiest_link, m.makespan); }},
+      // Recompute as an op (recompute.h): written and compared only for runs
+      // with recompute (MetricApplies); 0 for a run without.
+      {"recompute_time",
+       "with recompute: the R ops' durations, summed (part of busy); recompute_time(X, d): device d's", true,
+       "recompute_time", "recompute_time_per_device", kInteger,
+       [](const Metrics& m, const Problem&, int d) { return Whole(PerDeviceOrSum(m.recompute_time_per_device, d)); }},
   };
   return table;
 }
@@ -119,6 +125,7 @@ const std::vector<MetricInfo>& MetricTable() { return Table(); }
 
 bool MetricApplies(const MetricInfo& metric, const Metrics& metrics) {
   static const std::string_view kComms[] = {"comm_time", "exposed_comm", "peak_send_bytes", "link_utilisation"};
+  if (std::string_view(metric.name) == "recompute_time") return metrics.recompute;
   if (metrics.comms) return true;
   for (std::string_view name : kComms)
     if (name == metric.name) return false;

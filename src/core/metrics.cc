@@ -91,6 +91,14 @@ Metrics Measure(const Timeline& t, const MeasureOptions& options) {
                                    ? m.activations.peak_per_device
                                    : MeasureActivations(t, HoldMode::kResident, false).peak_per_device;
   if (t.comms) AddCommFigures(*t.comms, p.P, m);
+  if (t.schedule.space.recompute()) {  // R's time (recompute.h); starts are stored on this path
+    m.recompute = true;
+    m.recompute_time_per_device.assign(p.P, 0);
+    for (int d = 0; d < p.P; ++d)
+      for (const Slot& slot : t.schedule.devices[d])
+        if (t.schedule.space.At(slot.op).kind == OpKind::kR) m.recompute_time_per_device[d] += end[slot.op] - t.Start(slot.op);
+    for (Tick x : m.recompute_time_per_device) m.recompute_time += x;
+  }
   return m;
 }
 

@@ -7,6 +7,7 @@ char KindChar(OpKind kind) {
     case OpKind::kF: return 'F';
     case OpKind::kB: return 'B';
     case OpKind::kW: return 'W';
+    case OpKind::kR: return 'R';
   }
   return '?';
 }

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "fast_div.h"
+#include "ppsim/recompute.h"
 #include "ppsim/slices.h"
 
 namespace ppsim {
@@ -36,6 +37,8 @@ OpId DependencyOf(const OpSpace& space, bool split_backward, OpId id) {
                                           : space.Id(OpKind::kF, op.microbatch, op.stage);
     case OpKind::kW:
       return space.Id(OpKind::kB, op.microbatch, op.stage);
+    case OpKind::kR:  // its own F (recompute.h); Megatron's R also waits on B's gradient
+      return space.Id(OpKind::kF, op.microbatch, op.stage);
   }
   return kNoOp;
 }
@@ -285,6 +288,11 @@ Error PlaceInto(const Problem& problem, Schedule&& schedule, Timeline& t) {
   // costs more than one cost per (kind, stage): the graph path.
   if (problem.slices > 1 || !problem.microbatch_weights.empty()) [[unlikely]]
     return PlaceSliced(problem, std::move(schedule), t);
+  // Recompute: R is an op of its own with two dependencies (recompute.h).
+  if (problem.recompute != RecomputeMode::kOff) [[unlikely]] {
+    if (Error e = InsertRecompute(problem, schedule); !e.ok()) return e;
+    return PlaceSliced(problem, std::move(schedule), t);
+  }
   const OpSpace space = schedule.space;
   const int S = space.stages();
   const int kinds = schedule.split_backward ? 3 : 2;

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "ppsim/checked.h"
+#include "ppsim/recompute.h"
 #include "ppsim/slices.h"
 
 namespace ppsim {
@@ -66,6 +67,7 @@ std::optional<Tick> WorkBound(const Problem& p) {
     Tick stage = at(p.costs.f, s) + at(p.costs.b, s) + at(p.costs.w, s) + 3 * max_comm;
     if (!p.costs.fb.empty()) stage += at(p.costs.fb, s);
     if (!p.costs.bw.empty()) stage += at(p.costs.bw, s);  // a full backward, in place of B + W
+    if (p.recompute != RecomputeMode::kOff) stage += p.costs.r.empty() ? at(p.costs.f, s) : at(p.costs.r, s);
     per_microbatch += stage;  // ≤ 2^12·2^6 stages × 2^43: no overflow
   }
   // Sliced: a microbatch's cost, once scaled, is its cost per weight unit
@@ -91,6 +93,7 @@ Tick Costs::Of(OpKind kind, int stage) const {
     case OpKind::kF: return PerStage(f, stage);
     case OpKind::kB: return PerStage(b, stage);
     case OpKind::kW: return PerStage(w, stage);
+    case OpKind::kR: return r.empty() ? PerStage(f, stage) : PerStage(r, stage);
   }
   return 0;
 }
@@ -192,6 +195,8 @@ Error ValidateProblem(const Problem& p) {
                           ": communication as ops does not model sequence slices or per-microbatch costs yet "
                           "(docs/comms.md); drop one");
   }
+  if (p.recompute != RecomputeMode::kOff || !p.costs.r.empty() || !p.memory.input_bytes.empty())
+    if (Error e = CheckRecompute(p); !e.ok()) return e;
   if (!p.op_durations.empty()) {
     if (static_cast<std::int64_t>(p.op_durations.size()) != p.Space().size())
       return bad("op durations: " + std::to_string(p.op_durations.size()) + " values given, need one per op id (" +
@@ -221,5 +226,16 @@ std::string PlacementName(Placement placement) {
 std::string HoldModeName(HoldMode hold) { return hold == HoldMode::kHeld ? "held" : "resident"; }
 
 std::string CostBasisName(CostBasis basis) { return basis == CostBasis::kStage ? "stage" : "chunk"; }
+
+std::string RecomputeName(RecomputeMode mode) {
+  switch (mode) {
+    case RecomputeMode::kOff: return "off";
+    case RecomputeMode::kFull: return "full";
+    case RecomputeMode::kSelective: return "selective";
+  }
+  return "off";
+}
+
+std::string RecomputeAtName(RecomputeAt at) { return at == RecomputeAt::kEarly ? "early" : "before_b"; }
 
 }  // namespace ppsim

@@ -58,6 +58,27 @@ KeyValue KeyValue::FromText(std::string_view text) {
   return k;
 }
 
+bool ReadFraction(std::string_view text, std::int64_t& num, std::int64_t& den) {
+  const size_t slash = text.find('/');
+  if (slash != std::string_view::npos)
+    return IsWhole(text.substr(0, slash), num) && IsWhole(text.substr(slash + 1), den) && den >= 1;
+  const size_t dot = text.find('.');
+  if (dot == std::string_view::npos) {
+    den = 1;
+    return IsWhole(text, num);
+  }
+  const bool negative = !text.empty() && text[0] == '-';
+  const std::string_view whole = text.substr(negative ? 1 : 0, dot - (negative ? 1 : 0)), digits = text.substr(dot + 1);
+  if (digits.empty() || digits.size() > 17 || digits.find_first_not_of("0123456789") != std::string_view::npos)
+    return false;
+  std::int64_t w = 0, d = 0;
+  if (!(whole.empty() || IsWhole(whole, w)) || !IsWhole(digits, d) || w < 0 || w > 1000) return false;
+  den = 1;
+  for (size_t i = 0; i < digits.size(); ++i) den *= 10;
+  num = (w * den + d) * (negative ? -1 : 1);
+  return true;
+}
+
 namespace {
 
 using K = KeyType;
@@ -125,6 +146,25 @@ const std::vector<ProblemKey>& Table() {
       {"microbatch_costs", K::kIntOrList, 1, 1 << 20, true, "", "1 each",
        "each microbatch's cost as a multiple of its stage's (M values: packed samples of unequal lengths)",
        [](const KeyValue& v, Problem& p) { p.microbatch_weights = v.ints; }},
+      {"recompute", K::kWord, 0, 0, false, "off, full, selective", "off",
+       "recompute as an op R before each B (activation checkpointing): full = the stage's F again; selective = a "
+       "model file's recomputed layers",
+       [](const KeyValue& v, Problem& p) {
+         p.recompute = v.text == "full"        ? RecomputeMode::kFull
+                       : v.text == "selective" ? RecomputeMode::kSelective
+                                               : RecomputeMode::kOff;
+       }},
+      {"recompute_at", K::kWord, 0, 0, false, "before_b, early", "before_b",
+       "where R waits: before_b = after B's gradient arrives (Megatron), early = as soon as its device is free "
+       "(Mario-like)",
+       [](const KeyValue& v, Problem& p) {
+         p.recompute_at = v.text == "early" ? RecomputeAt::kEarly : RecomputeAt::kBeforeB;
+       }},
+      {"recompute_inputs", K::kFraction, 0, 1, false, "", "0",
+       "with recompute: share of a stage's activation bytes held between F and R (its layer inputs), 0..1",
+       [](const KeyValue& v, Problem& p) {
+         ReadFraction(v.text, p.recompute_inputs_num, p.recompute_inputs_den);
+       }},
       {"memory.activation_bytes", K::kIntOrList, 0, kMaxBytes, true, "", "none",
        "activation bytes of one stage-microbatch; per stage",
        [](const KeyValue& v, Problem& p) { p.memory.activation_bytes = v.ints; }},
@@ -199,6 +239,7 @@ std::string KeyTypeName(KeyType type) {
     case K::kIntOrList: return "integer or list";
     case K::kWord: return "word";
     case K::kWordOrList: return "word or list";
+    case K::kFraction: return "fraction";
   }
   return "";
 }
@@ -241,7 +282,15 @@ Error SetProblemKey(std::string_view name, const KeyValue& value, Problem& probl
   if (key == nullptr)
     return Error::Field(ErrorCode::kUnknownName, std::string(name), ": no such key (known: " + KnownKeys() + ")");
   using VK = KeyValue::Kind;
-  if (key->type == K::kWord || (key->type == K::kWordOrList && value.kind == VK::kWord)) {
+  if (key->type == K::kFraction) {
+    std::int64_t num = 0, den = 1;
+    if (value.kind == VK::kList || !ReadFraction(value.text, num, den))
+      return Bad(ErrorCode::kInvalidValue, name, ": '" + value.text + "' is not a number (0.125 or 1/8)");
+    if (static_cast<__int128>(num) < static_cast<__int128>(key->min) * den ||
+        static_cast<__int128>(num) > static_cast<__int128>(key->max) * den)
+      return Bad(ErrorCode::kInvalidValue, name,
+                 " must be in [" + std::to_string(key->min) + ", " + std::to_string(key->max) + "], got " + value.text);
+  } else if (key->type == K::kWord || (key->type == K::kWordOrList && value.kind == VK::kWord)) {
     const std::string words = std::string(", ") + key->words + ",";
     if (value.kind != VK::kWord || words.find(", " + value.text + ",") == std::string::npos)
       return Bad(ErrorCode::kInvalidValue, name, ": '" + value.text + "' is not one of " + key->words);

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "ppsim/op_table.h"
+#include "ppsim/recompute.h"
 
 namespace ppsim {
 
@@ -83,10 +84,28 @@ Error CheckComplete(const Problem& problem, const Schedule& schedule) {
     seen_on.Set(w, problem.DeviceOf(space.At(w).stage));  // counts as present below
   }
   const int kinds = schedule.split_backward ? 3 : 2;
-  for (int k = 0; k < kinds; ++k)
+  // R ops: a schedule that lists none gets them at placement
+  // (InsertRecompute); one that lists any must list them all.
+  bool lists_r = false;
+  for (const auto& queue : schedule.devices)
+    for (const Slot& slot : queue) lists_r = lists_r || (space.recompute() && space.At(slot.op).kind == OpKind::kR);
+  if (lists_r && !Recomputes(problem))
+    return Fail(ErrorCode::kBadSchedule, "the schedule lists R ops but the problem recomputes nothing (set recompute)");
+  for (int k = 0; k < kinds + (lists_r ? 1 : 0); ++k)
     for (int s = 0; s < space.stages(); ++s)
       for (int m = 0; m < space.microbatches(); ++m) {
         if (!space.Exists(m, s)) continue;
+        if (k == kinds) {  // R: every stage with recompute, none elsewhere
+          const OpId r = space.Id(OpKind::kR, m, s);
+          const bool want = HasRecompute(problem, s);
+          if (want && seen_on.Get(r) < 0)
+            return Fail(ErrorCode::kBadSchedule, OpName(space.At(r)) + " is missing (expected on device " +
+                                                     std::to_string(problem.DeviceOf(s)) + ")");
+          if (!want && seen_on.Get(r) >= 0)
+            return Fail(ErrorCode::kBadSchedule, OpName(space.At(r)) + " on device " + std::to_string(seen_on.Get(r)) +
+                                                     ": stage " + std::to_string(s) + " recomputes nothing");
+          continue;
+        }
         OpId id = space.Id(static_cast<OpKind>(k), m, s);
         if (seen_on.Get(id) < 0)
           return Fail(ErrorCode::kBadSchedule, OpName(space.At(id)) + " is missing (expected on device " +

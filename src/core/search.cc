@@ -47,6 +47,9 @@ Error CheckOptions(const Problem& p, const SearchOptions& o) {
     return Fail(ErrorCode::kInvalidValue, "search runs on loop or v-shape placement, not dualpipe");
   if (p.slices != 1)
     return Error::Field(ErrorCode::kPrecondition, "slices", " applies only to seq1f1b; search orders whole microbatches");
+  if (p.recompute != RecomputeMode::kOff)
+    return Error::Field(ErrorCode::kPrecondition, "recompute",
+                        ": search orders no R ops yet; simulate a schedule with recompute instead");
   Error e = ValidateProblem(p);
   if (e.code != ErrorCode::kOk) return e;
   if (o.max_activations < 0)

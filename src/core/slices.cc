@@ -71,7 +71,8 @@ namespace {
 void BuildInto(const Problem& p, const Schedule& schedule, OpGraph& g) {
   const OpSpace& space = schedule.space;
   const int S = space.stages(), K = p.slices;
-  const int kinds = schedule.split_backward ? 3 : 2;
+  const bool recompute = space.recompute();
+  const int kinds = recompute ? 4 : schedule.split_backward ? 3 : 2;  // R ids come after W's (op.h)
   const std::vector<Tick> weight = SliceWeights(p);
   const int U = space.microbatches();
   const bool per_mb = !p.microbatch_weights.empty();
@@ -85,10 +86,11 @@ void BuildInto(const Problem& p, const Schedule& schedule, OpGraph& g) {
     }
   std::vector<std::uint32_t> hop(S, 0);  // latency class between s and s+1
   for (int s = 0; s + 1 < S; ++s) hop[s] = g.LatencyClass(p.CommBetween(s, s + 1));
-  // Ids in order (microbatch-major, op.h): rows q = 2u + kind, then W rows.
+  const bool early = p.recompute_at == RecomputeAt::kEarly;
+  // Ids in order (microbatch-major, op.h): rows q = 2u + kind, then W rows, then R rows.
   for (OpId q = 0; q < kinds * U; ++q) {
-    const OpKind kind = q < 2 * U ? static_cast<OpKind>(q & 1) : OpKind::kW;
-    const int u = q < 2 * U ? q >> 1 : q - 2 * U, k = u % K;
+    const OpKind kind = q < 2 * U ? static_cast<OpKind>(q & 1) : q < 3 * U ? OpKind::kW : OpKind::kR;
+    const int u = q < 2 * U ? q >> 1 : q - (q < 3 * U ? 2 : 3) * U, k = u % K;
     for (int s = 0; s < S; ++s) {
       const OpId id = q * S + s;
       if (g.device[id] < 0) continue;
@@ -101,6 +103,10 @@ void BuildInto(const Problem& p, const Schedule& schedule, OpGraph& g) {
         if (!space.IsLastStage(s)) g.Add(id, id + 1, hop[s]);
         else g.Add(id, id - S, 0);  // F(u, s)
         if (k + 1 < K) g.Add(id, id + 2 * S, 0);  // B(u+1, s): the K/V gradient of the slices after
+        if (recompute && g.device[space.Id(OpKind::kR, u, s)] >= 0) g.Add(id, space.Id(OpKind::kR, u, s), 0);
+      } else if (kind == OpKind::kR) {  // recompute.h: after its F; Megatron's also after B's gradient
+        g.Add(id, space.Id(OpKind::kF, u, s), 0);
+        if (!early && !space.IsLastStage(s)) g.Add(id, space.Id(OpKind::kB, u, s + 1), hop[s]);
       } else {
         g.Add(id, space.Id(OpKind::kB, u, s), 0);
       }

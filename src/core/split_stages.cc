@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "ppsim/recompute.h"
 #include "ppsim/split_search.h"
 
 namespace ppsim {
@@ -79,6 +80,7 @@ Error ApplySplit(const Model& model, const ModelSplit& split, Problem& problem) 
   problem.memory.limit = limit;
   problem.memory.freed_by_b_percent = freed;
   if (Error e = ApplyStageCosts(*costs, layout, problem); !e.ok()) return e;
+  FoldRecomputeIntoB(problem);  // the layout search orders no R op: R's ticks count in B
   problem.placement = split.placement;
   return Error::Ok();
 }

@@ -171,7 +171,7 @@ void BubbleCells(const Chart& c, const std::vector<PlacedOp>& ops) {
 // picture is viewed: each cell of f.agg cycles x f.rows_per devices is the
 // bubble when idle for half its device-cycles or more, else coloured by the
 // kinds done in it (one kind's colour, or KindsMix where several are, which
-// the legend lists; item.value keeps the kinds, bit 0 F, 1 B, 2 W);
+// the legend lists; item.value keeps the kinds, bit 0 F, 1 B, 2 W, 3 R);
 // neighbours in a row that look the same are one rectangle, growing over its
 // cycles. No other colour is drawn: none a legend would lack.
 void StripCells(const Chart& c, const std::vector<PlacedOp>& ops) {
@@ -179,7 +179,7 @@ void StripCells(const Chart& c, const std::vector<PlacedOp>& ops) {
   const Tick ms = c.t.makespan;
   const Tick strips = (ms + c.f.agg - 1) / c.f.agg;
   struct Count {
-    std::int64_t n[3] = {0, 0, 0};  // device-cycles of F, B, W
+    std::int64_t n[4] = {0, 0, 0, 0};  // device-cycles of F, B, W, R
   };
   std::vector<Count> counts(static_cast<size_t>(rows) * strips);
   for (const PlacedOp& op : ops) {
@@ -192,8 +192,8 @@ void StripCells(const Chart& c, const std::vector<PlacedOp>& ops) {
     auto key = [&](Tick s) {
       const Count& k = counts[row * strips + s];
       const Tick cycles = std::min<Tick>(c.f.agg, ms - s * c.f.agg);
-      const std::int64_t total = devices * cycles, busy = std::min(total, k.n[0] + k.n[1] + k.n[2]);
-      return 2 * busy <= total ? 0 : (k.n[0] > 0) | (k.n[1] > 0) << 1 | (k.n[2] > 0) << 2;
+      const std::int64_t total = devices * cycles, busy = std::min(total, k.n[0] + k.n[1] + k.n[2] + k.n[3]);
+      return 2 * busy <= total ? 0 : (k.n[0] > 0) | (k.n[1] > 0) << 1 | (k.n[2] > 0) << 2 | (k.n[3] > 0) << 3;
     };
     for (Tick s0 = 0; s0 < strips;) {
       const int k0 = key(s0);

@@ -20,19 +20,20 @@ inline Color Mix(Color a, Color b, double t) {
 // lighter, evenly, up to the kind's last shade (so a kind never leaves its
 // lightness band: see the palette).
 inline Color OpFill(OpKind kind, int chunk, int v) {
-  const Color first[] = {palette::kForward, palette::kBackward, palette::kWeightGrad};
-  const Color last[] = {palette::kForwardLast, palette::kBackwardLast, palette::kWeightGradLast};
+  const Color first[] = {palette::kForward, palette::kBackward, palette::kWeightGrad, palette::kRecompute};
+  const Color last[] = {palette::kForwardLast, palette::kBackwardLast, palette::kWeightGradLast,
+                        palette::kRecomputeLast};
   const int k = static_cast<int>(kind);
   if (v <= 1 || chunk <= 0) return first[k];
   return Mix(first[k], last[k], std::min(1.0, static_cast<double>(chunk) / (v - 1)));
 }
 
 // An aggregated column where several kinds are done: the even mix of their
-// colours. `kinds` has bit 0 for F, 1 for B, 2 for W (at least one set).
+// colours. `kinds` has bit 0 for F, 1 for B, 2 for W, 3 for R (at least one set).
 inline Color KindsMix(int kinds) {
-  const Color colors[] = {palette::kForward, palette::kBackward, palette::kWeightGrad};
+  const Color colors[] = {palette::kForward, palette::kBackward, palette::kWeightGrad, palette::kRecompute};
   int r = 0, g = 0, b = 0, n = 0;
-  for (int k = 0; k < 3; ++k) {
+  for (int k = 0; k < 4; ++k) {
     if (!(kinds >> k & 1)) continue;
     r += colors[k].r, g += colors[k].g, b += colors[k].b, ++n;
   }

@@ -34,13 +34,25 @@ std::string WorkDiffers(const LayoutInput& in) {
   if (in.ns_ticks) return "";  // measured against ideal: the work differs by what was measured (ppsim explain)
   auto tpu = [](const RunInput& r) { return std::max<std::int64_t>(1, r.timeline->problem.ticks_per_unit); };
   const RunInput& first = in.runs[0];
-  bool differs = false, one_scale = true;
+  bool differs = false, one_scale = true, model_differs = false;
+  // The model's work leaves out recompute (R ops redo forwards by choice).
+  auto model = [](const RunInput& r) { return r.metrics->busy - r.metrics->recompute_time; };
   for (const RunInput& r : in.runs) {
     differs = differs || static_cast<__int128>(r.metrics->busy) * tpu(first) !=
                              static_cast<__int128>(first.metrics->busy) * tpu(r);
+    model_differs = model_differs ||
+                    static_cast<__int128>(model(r)) * tpu(first) != static_cast<__int128>(model(first)) * tpu(r);
     one_scale = one_scale && tpu(r) == tpu(first);
   }
   if (!differs) return "";
+  if (!model_differs && one_scale) {  // "same model; recompute adds R: Recompute busy 128 = 96 + 32 of R"
+    std::string s = "same model; recompute adds R:";
+    for (const RunInput& r : in.runs)
+      if (r.metrics->recompute_time > 0)
+        s += " " + r.name + " busy " + Str(r.metrics->busy) + " = " + Str(model(r)) + " + " +
+             Str(r.metrics->recompute_time) + " of R";
+    return s + " ticks";
+  }
   std::string s = "work differs:";
   for (size_t i = 0; i < in.runs.size(); ++i) {
     const RunInput& r = in.runs[i];
@@ -132,15 +144,15 @@ std::string Named(const RunRule& r, size_t all_runs) {
 // "F and B in one aggregated cell": what KindsMix(kinds) means.
 std::string MixLabel(int kinds) {
   std::vector<std::string> names;
-  for (int k = 0; k < 3; ++k)
-    if (kinds >> k & 1) names.push_back(std::string(1, "FBW"[k]));
+  for (int k = 0; k < 4; ++k)
+    if (kinds >> k & 1) names.push_back(std::string(1, "FBWR"[k]));
   std::string s;
   for (size_t i = 0; i < names.size(); ++i) s += (i == 0 ? "" : i + 1 == names.size() ? " and " : ", ") + names[i];
   return s + " in one aggregated cell";
 }
 
 double Legend(Builder& b, const Frame& f, const LayoutInput& in, double y, const std::set<int>& mixes) {
-  bool any_w = false;
+  bool any_w = false, any_r = false;
   bool any_whole = false, any_input = false;  // whole backwards (B + W in one op), input-gradient Bs
   bool any_zero = false;                      // ops of no duration (empty stages), drawn as thin lines
   std::vector<RunRule> chunk_rules, pair_rules;
@@ -151,6 +163,7 @@ double Legend(Builder& b, const Frame& f, const LayoutInput& in, double y, const
       pairs = pairs || op.overlap >= 0;
       any_w = any_w || op.kind == OpKind::kW;
       any_zero = any_zero || op.end == op.start;
+      any_r = any_r || op.kind == OpKind::kR;
       if (op.kind == OpKind::kB) (!split || op.full ? any_whole : any_input) = true;
     }
     AddRule(chunk_rules, ChunkRule(r.timeline->problem), r.name);
@@ -173,6 +186,7 @@ double Legend(Builder& b, const Frame& f, const LayoutInput& in, double y, const
                        false, palette::kBackground, false, true});
   if (any_input) entries.push_back({palette::kBackward, "input-gradient backward (B)"});
   if (any_w) entries.push_back({palette::kWeightGrad, "weight-grad (W)"});
+  if (any_r) entries.push_back({palette::kRecompute, "recompute (R): the forward again, before its B"});
   entries.push_back({palette::kBubble, "bubble (idle)", true});
   if (any_zero)
     entries.push_back({palette::kForward, "thin line: an op of no duration (a stage with no layer passes data on)",

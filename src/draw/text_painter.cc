@@ -101,12 +101,13 @@ Grid GridFor(const DisplayList& list, int columns) {
 // "F forward · B backward · ...": what the letters, dots and gauge mean.
 std::string Legend(const DisplayList& list, const Grid& g, int columns) {
   bool chunked = false, pairs = false;  // pairs: two ops on one device at once
-  bool any_w = false;                   // only the kinds drawn are listed
+  bool any_w = false, any_r = false;    // only the kinds drawn are listed
   for (const RunSummary& r : list.runs) chunked = chunked || r.problem.v > 1;
   std::vector<std::vector<std::pair<Tick, Tick>>> spans;
   for (const Item& item : list.items) {
     if (item.role != Role::kOp || item.op_kind == 'A' || item.run < 0 || item.device < 0) continue;
     any_w = any_w || item.op_kind == 'W';
+    any_r = any_r || item.op_kind == 'R';
     if (spans.size() <= static_cast<size_t>(item.run)) spans.resize(item.run + 1);
     auto& s = spans[item.run];
     if (s.size() <= static_cast<size_t>(item.device)) s.resize(item.device + 1, {-1, -1});
@@ -115,7 +116,8 @@ std::string Legend(const DisplayList& list, const Grid& g, int columns) {
   }
   const std::string full = Sets(list.gauge_scale, list.gauge_den);
   const bool device = list.gauge == GaugeMode::kDevice;
-  std::string s = any_w ? "F forward · B backward · W weight-grad · . bubble · " : "F forward · B backward · . bubble · ";
+  std::string s = std::string("F forward · B backward · ") + (any_w ? "W weight-grad · " : "") +
+                  (any_r ? "R recompute (F again before B) · " : "") + ". bubble · ";
   const bool fullest = list.gauge == GaugeMode::kFullest;
   const char* who = device ? "h0, h1, ...: activations each device holds"
                     : fullest ? "held: activations on the fullest device (F start to B/W end)"

@@ -119,6 +119,11 @@ std::string ExportFormatList() {
 }
 
 Result<std::string> ExportSchedule(const std::string& format, const Timeline& t) {
+  // PyTorch's schedule actions have no recompute (its B recomputes inside a
+  // checkpointed module): a CSV would have to drop R or call it B.
+  if (t.schedule.space.recompute() && format != "text")
+    return Error::Field(ErrorCode::kPrecondition, "export",
+                        ": " + format + " has no recompute action to carry R ops; export text, or drop recompute");
   for (const ExportFormat& f : ExportFormats())
     if (format == f.name) return f.write(t);
   return Error::Field(ErrorCode::kUsage, "export", ": '" + format + "' is not one of " + ExportFormatList());

@@ -12,6 +12,8 @@
 #include "ppsim/critical_path.h"
 #include "ppsim/memory_bytes.h"
 #include "ppsim/metric_table.h"
+#include "ppsim/rational.h"
+#include "ppsim/recompute.h"
 #include "ppsim/slices.h"
 
 namespace ppsim::io {
@@ -192,6 +194,11 @@ bool WriteSimulationJson(JsonOut& out, const Timeline& t, const Metrics& m, bool
          if (t.schedule.split_backward) costs.push_back({"W", [&](JsonOut& c) { PerStage(c, p.costs.w); }});
          if (!p.costs.fb.empty()) costs.push_back({"FB", [&](JsonOut& c) { PerStage(c, p.costs.fb); }});
          if (!p.costs.bw.empty()) costs.push_back({"BW", [&](JsonOut& c) { PerStage(c, p.costs.bw); }});
+         if (Recomputes(p)) {  // R's ticks per stage (recompute.h)
+           std::vector<Tick> r;
+           for (int s = 0; s < p.stages(); ++s) r.push_back(p.costs.Of(OpKind::kR, s));
+           costs.push_back({"R", [r](JsonOut& c) { PerStage(c, r); }});
+         }
          WriteObject(o, std::move(costs));
        }},
       {"cost_basis", [&](JsonOut& o) { o.String(CostBasisName(p.cost_basis)); }},  // costs are ticks per op
@@ -223,6 +230,15 @@ bool WriteSimulationJson(JsonOut& out, const Timeline& t, const Metrics& m, bool
   if (p.slices > 1) {  // sequence slices (slices.h): each op carries its slice
     fields.push_back({"slices", [&](JsonOut& o) { o.Int(p.slices); }});
     fields.push_back({"slice_weights", [&](JsonOut& o) { o.Ints(SliceWeights(p)); }});
+  }
+  if (Recomputes(p)) {  // recompute as an op (recompute.h)
+    fields.push_back({"recompute", [&](JsonOut& o) { o.String(RecomputeName(p.recompute)); }});
+    fields.push_back({"recompute_at", [&](JsonOut& o) { o.String(RecomputeAtName(p.recompute_at)); }});
+    const Rational inputs = Rational::Of(p.recompute_inputs_num, p.recompute_inputs_den).value_or(Rational());
+    fields.push_back({"recompute_inputs", [inputs](JsonOut& o) {
+                        o.String(std::to_string(inputs.num()) +
+                                 (inputs.den() == 1 ? "" : "/" + std::to_string(inputs.den())));  // "1/8", "0"
+                      }});
   }
   if (critical_path) fields.push_back({"critical_path", [&](JsonOut& o) { CriticalPathList(o, t); }});
   MemoryBytes bytes;

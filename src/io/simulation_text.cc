@@ -8,6 +8,7 @@
 #include "ppsim/critical_path.h"
 #include "ppsim/memory_bytes.h"
 #include "ppsim/metric_table.h"
+#include "ppsim/rational.h"
 #include "ppsim/text_wrap.h"
 
 namespace ppsim::io {
@@ -71,6 +72,15 @@ std::string SummaryLines(const Timeline& t, const Metrics& m) {
            std::to_string(bytes.bytes_at_first) + " bytes)\n";
   }
   if (m.comms) s += CommLines(t, m);
+  if (m.recompute) {  // recompute as an op (recompute.h)
+    const Problem& p = t.problem;
+    const Rational inputs = Rational::Of(p.recompute_inputs_num, p.recompute_inputs_den).value_or(Rational());
+    s += "recompute " + RecomputeName(p.recompute) + " (R " + (p.recompute_at == RecomputeAt::kEarly ? "early" : "before B") +
+         ", inputs held " + (p.memory.input_bytes.empty() ? inputs.ToText() + " of a stage's bytes" : "as the model's") +
+         "): recompute_time " + std::to_string(m.recompute_time) + " (per device";
+    for (Tick x : m.recompute_time_per_device) s += " " + std::to_string(x);
+    s += ")\n";
+  }
   return s;
 }
 

@@ -12,6 +12,7 @@
 #include "ppsim/cost_scale.h"
 #include "ppsim/generators.h"
 #include "ppsim/metric_table.h"
+#include "ppsim/problem_keys.h"
 #include "ppsim/rational.h"
 #include "ppsim/simulate.h"
 
@@ -19,6 +20,11 @@ namespace ppsim::jobs {
 namespace {
 
 using Row = ComparedRun;
+
+// A run's column head: its schedule, and its setting when it has one.
+std::string Label(const Row& r) {
+  return r.timeline.schedule.name + (r.setting.empty() ? "" : " " + r.setting);
+}
 
 std::string Join(const std::vector<std::int64_t>& v) {
   std::string s;
@@ -79,7 +85,7 @@ std::string ComparisonText(const std::vector<ComparedRun>& rows, int columns) {
     for (const Row& r : rows) table.back().push_back(text(r));
   };
   line("", [](const Row& r) {
-    return r.timeline.schedule.name + (r.timeline.problem.v > 1 ? " v=" + std::to_string(r.timeline.problem.v) : "");
+    return Label(r) + (r.timeline.problem.v > 1 ? " v=" + std::to_string(r.timeline.problem.v) : "");
   });
   // One row per metric of the table (metric_table.h), in its order, each
   // value printed the one way with its closed form beside it where one
@@ -106,12 +112,12 @@ std::string ComparisonText(const std::vector<ComparedRun>& rows, int columns) {
     same_idle = same_idle && r.metrics.idle == rows[0].metrics.idle;
   }
   std::string makespans = std::string("makespans ") + (same_makespan ? "equal" : "differ") + ":";
-  for (const Row& r : rows) makespans += " " + r.timeline.schedule.name + "=" + std::to_string(r.metrics.makespan);
+  for (const Row& r : rows) makespans += " " + Label(r) + "=" + std::to_string(r.metrics.makespan);
   std::string busy = std::string("busy (work) ") + (same_busy ? "equal" : "differs") + ":";
-  for (const Row& r : rows) busy += " " + r.timeline.schedule.name + "=" + std::to_string(r.metrics.busy);
+  for (const Row& r : rows) busy += " " + Label(r) + "=" + std::to_string(r.metrics.busy);
   std::string bubbles = std::string("bubbles ") + (same_idle ? "equal" : "differ") + ":";
   for (size_t i = 0; i < rows.size(); ++i)
-    bubbles += (i == 0 ? " " : " · ") + rows[i].timeline.schedule.name + " " +
+    bubbles += (i == 0 ? " " : " · ") + Label(rows[i]) + " " +
                IdleSlotsText(rows[i].metrics, rows[i].timeline.problem.P);
   for (const std::string& s : {makespans, busy, bubbles}) out += WrapWords(s, width);
   return out;
@@ -126,6 +132,7 @@ std::string ComparisonJson(const std::vector<ComparedRun>& rows) {
                         {"M", r.timeline.problem.M},           {"v", r.timeline.problem.v},
                         {"costs", {{"F", r.timeline.problem.costs.f}, {"B", r.timeline.problem.costs.b}}},
                         {"slots", m.makespan * r.timeline.problem.P}};
+    if (!r.setting.empty()) j["with"] = r.setting;
     io::AddMetricsJson(m, r.timeline.problem, j);  // every metric of the table
     nlohmann::json pred = nlohmann::json::object();
     // Each form under its metric's JSON key, its number in the metric's own
@@ -155,23 +162,43 @@ std::string ComparisonJson(const std::vector<ComparedRun>& rows) {
 }
 
 Result<std::vector<ComparedRun>> Compare(const std::vector<std::string>& schedules, const Problem& problem) {
-  // --chunks applies to the schedules that take it; the others run their own.
+  return Compare(schedules, problem, {});
+}
+
+Result<std::vector<ComparedRun>> Compare(const std::vector<std::string>& schedules, const Problem& problem,
+                                         const std::vector<std::string>& settings) {
+  // Each schedule plainly, then again under each setting.
+  std::vector<std::string> names, with;
   std::vector<Problem> problems;
-  for (const std::string& name : schedules) {
-    Problem p = problem;
-    if (const GeneratorInfo* g = FindGenerator(name); g != nullptr && g->fixed_chunks != 0) p.v = g->fixed_chunks;
-    problems.push_back(std::move(p));
+  for (size_t k = 0; k <= settings.size(); ++k) {
+    Problem base = problem;
+    if (k > 0) {
+      const std::string& s = settings[k - 1];
+      const size_t eq = s.find('=');
+      if (eq == std::string::npos)
+        return Error::Field(ErrorCode::kUsage, "with", ": '" + s + "' is not KEY=VALUE (e.g. recompute=full)");
+      if (Error e = SetProblemKey(s.substr(0, eq), KeyValue::FromText(s.substr(eq + 1)), base); !e.ok())
+        return Error::Field(e.code, "with", " " + s + ": " + e.field + e.message);
+    }
+    // --chunks applies to the schedules that take it; the others run their own.
+    for (const std::string& name : schedules) {
+      Problem p = base;
+      if (const GeneratorInfo* g = FindGenerator(name); g != nullptr && g->fixed_chunks != 0) p.v = g->fixed_chunks;
+      problems.push_back(std::move(p));
+      names.push_back(name);
+      with.push_back(k == 0 ? "" : settings[k - 1]);
+    }
   }
   // One model, one tick: every run's costs scaled at the common scale.
-  if (Error e = ScaleRuns(schedules, problems); e.code != ErrorCode::kOk) return e;
+  if (Error e = ScaleRuns(names, problems); e.code != ErrorCode::kOk) return e;
   std::vector<ComparedRun> rows;
-  for (size_t i = 0; i < schedules.size(); ++i) {
-    const std::string& name = schedules[i];
+  for (size_t i = 0; i < names.size(); ++i) {
+    const std::string& name = names[i];
     Result<Timeline> t = Simulate(name, problems[i]);
     if (!t) return t.error();
-    ComparedRun row{std::move(*t), {}, {}};
+    ComparedRun row{std::move(*t), {}, {}, with[i]};
     row.metrics = Measure(row.timeline);
-    row.prediction = Predict(name, row.timeline.problem);
+    if (with[i].empty()) row.prediction = Predict(name, row.timeline.problem);  // the forms assume the plain problem
     rows.push_back(std::move(row));
   }
   return rows;

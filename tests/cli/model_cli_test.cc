@@ -68,7 +68,7 @@ TEST(ModelCli, RunsAsTheSamePerStageCostsByHand) {
 
 // A model's bytes: parameters, gradients and Adam's mixed-precision state
 // (8 × param_bytes) per device, and held activations; recomputing the
-// decoder layers keeps only their checkpoints and adds their forward to B.
+// decoder layers keeps only their checkpoints until R runs their forward again.
 TEST(ModelCli, MemoryPerDeviceAndRecompute) {
   const std::string layers = R"([[layer]]
 kind = "embedding"
@@ -101,9 +101,14 @@ B = 1
   // Rank 0 holds two microbatches of two decoder layers at its peak (1F1B's warm-up).
   EXPECT_EQ(x["peak_bytes_per_device"], nlohmann::json::parse("[5600, 800]"));
   EXPECT_EQ(y["static_bytes_per_device"], x["static_bytes_per_device"]);
-  EXPECT_EQ(y["peak_bytes_per_device"], nlohmann::json::parse("[1640, 800]"));  // checkpoints: 2·2·10
+  // Recompute as an op R (recompute.h): rank 0 holds one microbatch's two
+  // layers in full while R rebuilds them (2000) and the other's checkpoints
+  // (2·10); rank 1, the last stage, holds its set only while R runs.
+  EXPECT_EQ(y["peak_bytes_per_device"], nlohmann::json::parse("[3620, 2800]"));
   EXPECT_EQ(x["costs"]["B"], nlohmann::json::parse("[8, 7]"));
-  EXPECT_EQ(y["costs"]["B"], nlohmann::json::parse("[12, 11]"));  // + the two layers' F = 4
+  EXPECT_EQ(y["costs"]["B"], x["costs"]["B"]);
+  EXPECT_EQ(y["costs"]["R"], nlohmann::json::parse("[4, 4]"));  // the two recomputed layers' F
+  EXPECT_EQ(y["recompute"], "selective");
   EXPECT_EQ(y["busy"].get<int>() - x["busy"].get<int>(), 2 * 4 * 4);  // both ranks, M = 4
 }
 

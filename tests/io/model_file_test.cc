@@ -123,9 +123,9 @@ TEST(ModelFile, StaticBytesAreAdamMixedPrecisionByDefault) {
   EXPECT_EQ(p.memory.StaticBytes(0), 150 + 300 + 300);
 }
 
-// A recomputed layer holds only its checkpoint and runs its forward again
-// before its backward.
-TEST(ModelFile, RecomputeHoldsTheCheckpointAndAddsTheForwardToB) {
+// A recomputed layer holds only its checkpoint between F and R, and its
+// forward runs again as an op R of its own (recompute.h), not inside B.
+TEST(ModelFile, RecomputeHoldsTheCheckpointAndMakesROps) {
   const std::string text = std::string("recompute = [\"decoder\"]\n") + kSmall;
   std::string with_checkpoint = text;
   with_checkpoint.insert(with_checkpoint.find("param_bytes = 50"), "checkpoint_bytes = 3\n");
@@ -133,11 +133,16 @@ TEST(ModelFile, RecomputeHoldsTheCheckpointAndAddsTheForwardToB) {
   const Layout layout = Read("Et|tt|tL", 3);
   Result<StageCosts> c = SumStageCosts(m, layout);
   ASSERT_TRUE(c.ok());
-  EXPECT_EQ(c->activation_bytes, (std::vector<std::int64_t>{3, 6, 3}));
+  EXPECT_EQ(c->input_bytes, (std::vector<std::int64_t>{3, 6, 3}));
+  EXPECT_EQ(c->activation_bytes, (std::vector<std::int64_t>{10, 20, 10}));
   EXPECT_EQ(c->recompute, (std::vector<Tick>{2, 4, 2}));
   Problem p;
   ASSERT_TRUE(ApplyStageCosts(*c, layout, p).ok());
-  EXPECT_EQ(p.costs.b, (std::vector<Tick>{3 + 2, 4 + 4, 3 + 2}));
+  EXPECT_EQ(p.costs.b, (std::vector<Tick>{3, 4, 3}));  // B is B: R carries the recomputed F
+  EXPECT_EQ(p.costs.r, (std::vector<Tick>{2, 4, 2}));
+  EXPECT_EQ(p.recompute, RecomputeMode::kSelective);
+  EXPECT_EQ(p.memory.input_bytes, (std::vector<std::int64_t>{3, 6, 3}));
+  EXPECT_EQ(p.memory.activation_bytes, (std::vector<std::int64_t>{10, 20, 10}));
   EXPECT_EQ(p.costs.f, (std::vector<Tick>{3, 4, 3}));
   // By a layer's name too: only the layers so named.
   const Model named = *io::ParseModelText(

@@ -17,7 +17,7 @@
 namespace ppsim::render::testing {
 namespace {
 
-constexpr OpKind kKinds[] = {OpKind::kF, OpKind::kB, OpKind::kW};
+constexpr OpKind kKinds[] = {OpKind::kF, OpKind::kB, OpKind::kW, OpKind::kR};
 
 TEST(Greyscale, EveryShadeOfOneKindIsTenLStarFromEveryShadeOfAnother) {
   for (int va = 1; va <= 4; ++va) {

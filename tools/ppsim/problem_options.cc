@@ -26,6 +26,15 @@ void AddProblemOptions(CLI::App& cmd, io::ProblemOptions& o) {
   cmd.add_option("--hidden", o.hidden, "hidden size, for --slice-costs causal");
   cmd.add_option("--microbatch-costs", o.microbatch_costs,
                  "each microbatch's cost as a multiple of its stage's, M values 1:3:2:1 (default 1 each)");
+  cmd.add_option("--recompute", o.recompute,
+                 "recompute as an op R before each B: off (default), full (the stage's F again), selective (a "
+                 "--model's recomputed layers)");
+  cmd.add_option("--recompute-at", o.recompute_at,
+                 "where R waits: before_b = after B's gradient (Megatron, default), early = as soon as its device is "
+                 "free (Mario-like)");
+  cmd.add_option("--recompute-inputs", o.recompute_inputs,
+                 "with --recompute: share of a stage's activation bytes held between F and R, 0..1 (0.125 or 1/8; "
+                 "default 0)");
   cmd.add_option("--comms", o.comms,
                  "communication as SEND/RECV ops, lowered by: pytorch, pytorch-deferred, adjacent (docs/comms.md; "
                  "default none: --comm's latency model)");

@@ -17,7 +17,8 @@ namespace ppsim::jobs {
 struct ComparedRun {
   Timeline timeline;
   Metrics metrics;
-  Prediction prediction;  // the closed forms that apply to this run
+  Prediction prediction;  // the closed forms that apply to this run (none with a setting)
+  std::string setting;    // "" or the problem key set for this run only: "recompute=full"
 };
 
 // Simulates and measures each named schedule on `problem`, in order. The
@@ -25,6 +26,13 @@ struct ComparedRun {
 // dualpipe, ...) run with their own. All runs share one model and one tick
 // (ScaleRuns, cost_scale.h). Errors are Simulate()'s.
 Result<std::vector<ComparedRun>> Compare(const std::vector<std::string>& schedules, const Problem& problem);
+// The same, and then each schedule again with each of `settings` (a problem
+// key and its value, "recompute=full", set through SetProblemKey): the plain
+// runs first, then each setting's, in order. A run with a setting has no
+// closed forms beside it. Errors name the setting (kInvalidValue /
+// kUnknownName as SetProblemKey's; kUsage when it has no '=').
+Result<std::vector<ComparedRun>> Compare(const std::vector<std::string>& schedules, const Problem& problem,
+                                         const std::vector<std::string>& settings);
 
 // The table `ppsim compare` prints. REQUIRES: at least one run.
 std::string ComparisonText(const std::vector<ComparedRun>& runs, int columns = 80);

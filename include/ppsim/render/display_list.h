@@ -38,15 +38,18 @@ inline constexpr Color kMutedText{96, 96, 96};
 inline constexpr Color kGrid{246, 246, 246};       // a cell whose cycle has not happened yet
 // The op kinds read in greyscale too: each keeps to its own band of CIELAB
 // lightness L*, every shade of one kind at least 10 from every shade of
-// another (F 36-46, W 58-63, B 73-81), chunk 0 at the band's dark end and the
-// last chunk at the light end (`...Last`); F's band takes white labels, W's
-// and B's dark ones, all at 4.5:1 or more (tests/render/greyscale_test.cc).
+// another (R 22-25, F 36-46, W 58-63, B 73-81), chunk 0 at the band's dark
+// end and the last chunk at the light end (`...Last`); R's and F's bands take
+// white labels, W's and B's dark ones, all at 4.5:1 or more
+// (tests/render/greyscale_test.cc).
 inline constexpr Color kForward{38, 86, 150};         // F
 inline constexpr Color kForwardLast{69, 111, 165};    // F of a run's last chunk
 inline constexpr Color kBackward{250, 160, 60};       // B
 inline constexpr Color kBackwardLast{252, 189, 120};
 inline constexpr Color kWeightGrad{70, 158, 70};      // W
 inline constexpr Color kWeightGradLast{92, 170, 92};
+inline constexpr Color kRecompute{72, 36, 96};        // R: the forward run again (recompute.h)
+inline constexpr Color kRecomputeLast{84, 40, 110};
 inline constexpr Color kBubble{205, 205, 205};     // an idle device-cycle
 inline constexpr Color kHatch{150, 150, 150};      // the bubble's diagonal hatching
 inline constexpr Color kHeld{178, 121, 162};       // activations held (the gauge)

@@ -1,0 +1,54 @@
+# Recompute as an op from Python: ppsim.simulate(..., recompute="full") is
+# the CLI's --recompute full (the same ops, R before each B), the time it
+# costs and the bytes it saves, and bad recompute input raises ppsim.Error
+# with the CLI's message and exit code.
+import json
+
+import pytest
+
+import ppsim
+from conftest import as_python, run_cli
+
+
+def test_full_recompute_is_the_cli_json():
+    code, out, err = run_cli("simulate", "-s", "1f1b", "-P", "2", "-M", "3", "--cost", "F=1,BW=2", "--recompute",
+                             "full", "--json")
+    assert code == 0, err
+    t = ppsim.simulate("1f1b", P=2, M=3, costs={"F": 1, "BW": 2}, recompute="full")
+    got = json.loads(t.to_json())
+    assert got == json.loads(out)
+    assert [o["kind"] for o in got["ops"] if o["device"] == 0] == ["F", "F", "R", "B", "F", "R", "B", "R", "B"]
+    assert t.recompute_time == 6
+    assert list(t.ops.kind[:3]) == ["F", "F", "R"]
+
+
+def test_time_paid_and_memory_saved(tmp_path):
+    memory = tmp_path / "m.toml"
+    memory.write_text("[memory]\nactivation_bytes = 1000\n")
+    off = ppsim.simulate("1f1b", P=4, M=8, costs={"F": 1, "BW": 2}, cost_file=str(memory))
+    on = ppsim.simulate("1f1b", P=4, M=8, costs={"F": 1, "BW": 2}, cost_file=str(memory), recompute="full",
+                        recompute_inputs=0.1)
+    early = ppsim.simulate("1f1b", P=4, M=8, costs={"F": 1, "BW": 2}, cost_file=str(memory), recompute="full",
+                           recompute_inputs="1/10", recompute_at="early")
+    assert (off.makespan, on.makespan, early.makespan) == (33, 44, 41)
+    assert list(off.peak_bytes_per_device) == [4000, 3000, 2000, 0]
+    assert list(on.peak_bytes_per_device) == [1300, 1200, 1100, 1000]
+    assert on.busy - off.busy == on.recompute_time == 32
+
+
+CASES = [
+    (["simulate", "-s", "1f1b", "--recompute", "full", "--recompute-inputs", "1.5"],
+     lambda: ppsim.simulate("1f1b", recompute="full", recompute_inputs=1.5)),
+    (["simulate", "-s", "1f1b", "--recompute", "partial"], lambda: ppsim.simulate("1f1b", recompute="partial")),
+    (["simulate", "-s", "1f1b", "--recompute", "selective"], lambda: ppsim.simulate("1f1b", recompute="selective")),
+]
+
+
+@pytest.mark.parametrize("args,call", CASES)
+def test_same_message_and_code_as_cli(args, call):
+    code, out, err = run_cli(*args)
+    assert code != 0 and out == ""
+    with pytest.raises(ppsim.Error) as e:
+        call()
+    assert e.value.code == code
+    assert str(e.value) == as_python(err)
