@@ -12,6 +12,24 @@
 #include "ppsim/rational.h"
 
 namespace ppsim::render::chart {
+namespace {
+
+// The rectangle of `op` with what identifies it (run, device, ticks, kind,
+// microbatch, stage, chunk); the caller sets when it appears.
+Item& OpRect(const Chart& c, const PlacedOp& op, const Box& box, Color color) {
+  Item& it = c.b.Rect(Role::kOp, box, color);
+  it.run = c.run;
+  it.device = op.device;
+  it.tick0 = op.start;
+  it.tick1 = op.end;
+  it.op_kind = KindChar(op.kind);
+  it.microbatch = op.microbatch;
+  it.stage = op.stage;
+  if (c.t.problem.v > 1) it.chunk = ChunkOf(op, c.t.problem);
+  return it;
+}
+
+}  // namespace
 
 void OpCells(const Chart& c, const std::vector<PlacedOp>& ops) {
   // Each label is as large as the narrowest cell of its duration allows (cell
@@ -37,15 +55,7 @@ void OpCells(const Chart& c, const std::vector<PlacedOp>& ops) {
     const double room = narrowest.at({op.end - op.start, half(op)});
     const bool whole = op.kind == OpKind::kB && (op.full || !c.t.schedule.split_backward);
     const Color color = OpFill(op.kind, ChunkOf(op, c.t.problem), c.t.problem.v);
-    Item& it = c.b.Rect(Role::kOp, cell, color);
-    it.run = c.run;
-    it.device = op.device;
-    it.tick0 = op.start;
-    it.tick1 = op.end;
-    it.op_kind = KindChar(op.kind);
-    it.microbatch = op.microbatch;
-    it.stage = op.stage;
-    if (c.t.problem.v > 1) it.chunk = ChunkOf(op, c.t.problem);
+    Item& it = OpRect(c, op, cell, color);
     it.from = op.start + 1;
     if (op.end - op.start > 1) {
       it.grow_from = op.start;
@@ -116,17 +126,8 @@ void ZeroCells(const Chart& c, const std::vector<PlacedOp>& ops) {
       h = h / 2.0;
       if (op.kind != OpKind::kF) top += h;
     }
-    Item& it = c.b.Rect(Role::kOp, {x, top, w, std::max(1.0, h)},
-                        OpFill(op.kind, ChunkOf(op, c.t.problem), c.t.problem.v));
-    it.run = c.run;
-    it.device = op.device;
-    it.tick0 = op.start;
-    it.tick1 = op.end;
-    it.op_kind = KindChar(op.kind);
-    it.microbatch = op.microbatch;
-    it.stage = op.stage;
-    if (c.t.problem.v > 1) it.chunk = ChunkOf(op, c.t.problem);
-    it.from = op.start;
+    OpRect(c, op, {x, top, w, std::max(1.0, h)}, OpFill(op.kind, ChunkOf(op, c.t.problem), c.t.problem.v)).from =
+        op.start;
   }
 }
 

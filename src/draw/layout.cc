@@ -153,8 +153,7 @@ std::string MixLabel(int kinds) {
 
 double Legend(Builder& b, const Frame& f, const LayoutInput& in, double y, const std::set<int>& mixes) {
   bool any_w = false, any_r = false;
-  bool any_whole = false, any_input = false;  // whole backwards (B + W in one op), input-gradient Bs
-  bool any_zero = false;                      // ops of no duration (empty stages), drawn as thin lines
+  bool any_whole = false, any_input = false, any_zero = false;  // whole backwards, input-gradient Bs, ops of no time
   std::vector<RunRule> chunk_rules, pair_rules;
   for (const RunInput& r : in.runs) {
     const bool split = r.timeline->schedule.split_backward;
@@ -219,12 +218,8 @@ double Legend(Builder& b, const Frame& f, const LayoutInput& in, double y, const
       y += lh * 1.25;
     }
     const Box box{x, std::round(y + (lh - sw) / 2), sw, sw};
-    if (e.thin) {
-      b.Rect(Role::kLegendSwatch, box, palette::kBubble).hatched = true;
-      b.Rect(Role::kLegendSwatch, {std::round(box.x + sw / 2 - 1.5), box.y, 3, sw}, e.color);
-    } else {
-      b.Rect(Role::kLegendSwatch, box, e.color).hatched = e.hatched;
-    }
+    b.Rect(Role::kLegendSwatch, box, e.thin ? palette::kBubble : e.color).hatched = e.hatched || e.thin;
+    if (e.thin) b.Rect(Role::kLegendSwatch, {std::round(box.x + sw / 2 - 1.5), box.y, 3, sw}, e.color);
     if (!(e.lower == palette::kBackground)) {
       b.Rect(Role::kLegendSwatch, {box.x, box.y + std::round(sw / 2), sw, sw - std::round(sw / 2)}, e.lower);
     }

@@ -22,19 +22,7 @@ namespace {
 using ::testing::HasSubstr;
 using testing::RunPpsim;
 
-// A file in /tmp, removed at the end of the test.
-class TempFile {
- public:
-  TempFile(const std::string& name, const std::string& text)
-      : path_("/tmp/ppsim_empty_stage_" + std::to_string(::getpid()) + "_" + name) {
-    std::ofstream(path_) << text;
-  }
-  ~TempFile() { std::remove(path_.c_str()); }
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-};
+using testing::TempFile;
 
 // Embedding, four decoder layers (F 2, B 2, W 1), loss: "Ett||ttL" at P = 3
 // leaves rank 1 without a layer; stages 0 and 2 are F 5, B + W 8.

@@ -44,4 +44,21 @@ inline ToolRun RunPpsim(const std::string& args) {
   return run;
 }
 
+// A file in /tmp holding `text`, removed when it goes out of scope; `name`
+// ends its path (tests in one process give distinct names).
+class TempFile {
+ public:
+  TempFile(const std::string& name, const std::string& text)
+      : path_("/tmp/ppsim_test_" + std::to_string(::getpid()) + "_" + name) {
+    std::ofstream(path_) << text;
+  }
+  ~TempFile() { std::remove(path_.c_str()); }
+  TempFile(const TempFile&) = delete;
+  TempFile& operator=(const TempFile&) = delete;
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
 }  // namespace ppsim::testing

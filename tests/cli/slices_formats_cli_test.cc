@@ -18,19 +18,7 @@ namespace {
 using ::testing::HasSubstr;
 using testing::RunPpsim;
 
-// A file in /tmp, removed at the end of the test.
-class TempFile {
- public:
-  TempFile(const std::string& name, const std::string& text)
-      : path_("/tmp/ppsim_slices_formats_" + std::to_string(::getpid()) + "_" + name) {
-    std::ofstream(path_) << text;
-  }
-  ~TempFile() { std::remove(path_.c_str()); }
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-};
+using testing::TempFile;
 
 const char* const kRun = "simulate -s seq1f1b -P 2 -M 4 --slices 2 --cost F=2,B=2,W=2";
 
