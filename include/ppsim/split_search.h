@@ -5,9 +5,12 @@
 // per-device byte budget, with a lower bound over every split.
 //
 // A split keeps Megatron's fixed points: the embedding on the first stage of
-// the chain, the MTP layers and the loss on the last. Every stage's F, B and
-// W must sum to ≥ 1 tick (empty stages are not simulated), so a middle stage
-// holds at least one decoder layer.
+// the chain, the MTP layers and the loss on the last. A middle stage may hold
+// no layer: it is empty and its ops take 0 ticks (Problem::empty_stages), so
+// a family has splits even with more stages than decoder layers. A stage
+// with layers sums to F, B and W ≥ 1 tick each (the first and last stages
+// take a decoder layer when the embedding, or the MTP layers and loss,
+// alone do not).
 //
 // Method: for each (placement, v) family, every split when there are at
 // most `exhaustive_max_splits` of them, else seeds (the even split, the

@@ -56,7 +56,7 @@ class BranchAndBound {
 
   bool Run() {
     aborted_ = false;
-    Dfs(0, -1, -1);
+    Dfs(0, -1, -1, false);
     return !aborted_;
   }
 
@@ -86,7 +86,8 @@ class BranchAndBound {
     return bound;
   }
 
-  void Dfs(int placed, Tick last_start, int last_device) {
+  // `after_zero`: the op placed last took no time (an empty stage's).
+  void Dfs(int placed, Tick last_start, int last_device, bool after_zero) {
     if (aborted_) return;
     c_.CountNode();
     if (c_.Stop()) {
@@ -108,7 +109,9 @@ class BranchAndBound {
       if (!Placeable(id)) continue;
       const int d = p_.DeviceOf(space_.At(id).stage);
       const Tick start = std::max(free_[d], Ready(id));
-      if (start < last_start || (start == last_start && d <= last_device)) continue;
+      // Ops go by start tick, ties by device; after an op of no duration any
+      // op may start at the same tick (it may need that op, or its device).
+      if (start < last_start || (start == last_start && d <= last_device && !after_zero)) continue;
       branches.push_back({start, d, id});
     }
     std::sort(branches.begin(), branches.end(), [&](const Branch& a, const Branch& b) {
@@ -117,7 +120,7 @@ class BranchAndBound {
     });
     for (const Branch& br : branches) {
       Apply(br.id, br.device, br.start, +1);
-      Dfs(placed + 1, br.start, br.device);
+      Dfs(placed + 1, br.start, br.device, dur_[br.id] == 0);
       Apply(br.id, br.device, br.start, -1);
       if (aborted_) return;
     }

@@ -46,7 +46,7 @@ bool FitsUnder(std::int64_t cap, const std::vector<std::int64_t>& layer, const s
 }  // namespace
 
 std::vector<int> MinimumLayers(const Model& model, int S) {
-  std::vector<int> lo(S, 1);
+  std::vector<int> lo(S, 0);  // a middle stage may be empty (Problem::empty_stages)
   if (S == 1) {
     lo[0] = AllPositive(model, "EmL") ? 0 : 1;
     return lo;

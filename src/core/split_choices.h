@@ -11,9 +11,11 @@
 
 namespace ppsim::split {
 
-// Fewest decoder layers each of S stages needs so that its F, B and W sum
-// to ≥ 1: 0 for the first (last) stage when the embedding (the MTP layers
-// and loss) alone already do, else 1.
+// Fewest decoder layers each of S stages needs: 0 for a middle stage (with
+// none it is empty, its ops take 0 ticks: Problem::empty_stages); for the
+// first (last) stage, which builds the embedding (the MTP layers and loss),
+// 0 when those alone already sum to F, B and W ≥ 1, else 1. One stage: 0
+// when E, m and L alone do, else 1.
 std::vector<int> MinimumLayers(const Model& model, int S);
 
 // C(n − Σlo + S − 1, S − 1): the splits of n decoder layers with at least

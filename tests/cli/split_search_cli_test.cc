@@ -86,6 +86,32 @@ TEST(SplitSearchCli, LayoutStringReadsBackAsTheSameStages) {
   EXPECT_LE(j["lower_bound"].get<long long>(), j["makespan"].get<long long>());
 }
 
+// A budget only splits with an empty stage meet (tests/core/split_search_test.cc
+// finds this model by brute force): the search finds one, and its layout
+// string, with the empty stage written `||`-style, reads back the same.
+TEST(SplitSearchCli, AnEmptyStageSplitIsFoundAndWrittenAsALayout) {
+  std::string text;
+  for (const char* layer : {"embedding\"\nF = 1\nB = 4\nW = 1\nparam_bytes = 300",
+                            "decoder\"\nF = 1\nB = 1\nW = 1\nactivation_bytes = 20\nparam_bytes = 400",
+                            "decoder\"\nF = 4\nB = 4\nW = 3\nactivation_bytes = 40\nparam_bytes = 350",
+                            "decoder\"\nF = 2\nB = 3\nW = 4\nactivation_bytes = 20\nparam_bytes = 150",
+                            "decoder\"\nF = 4\nB = 1\nW = 4\nactivation_bytes = 50\nparam_bytes = 300",
+                            "decoder\"\nF = 2\nB = 2\nW = 3\nactivation_bytes = 20\nparam_bytes = 400",
+                            "loss\"\nF = 2\nB = 2\nW = 0\nparam_bytes = 100"})
+    text += std::string("[[layer]]\nkind = \"") + layer + "\n";
+  const ModelFile model(text);
+  auto run = RunPpsim("search --model " + model.path() + " -P 3 -M 3 --comm 1 --memory-limit 6000 --json");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const nlohmann::json j = nlohmann::json::parse(run.out);
+  const auto found = j["decoder_layers_per_stage"].get<std::vector<int>>();
+  EXPECT_EQ(found, (std::vector<int>{1, 1, 1, 0, 1, 1}));
+  EXPECT_EQ(j["makespan"].get<long long>(), 74);
+  const std::string layout = j["compared"][0]["layout"];
+  EXPECT_EQ(layout, "Et|(t|)*2,|t|tL");
+  EXPECT_EQ(ReadBack(layout, 3), found);
+  for (size_t i = 1; i < j["compared"].size(); ++i) EXPECT_FALSE(j["compared"][i]["fits"].get<bool>());
+}
+
 TEST(SplitSearchCli, DeepSeekExampleGivesALayoutMegatronAndPpsimRead) {
   auto run = RunPpsim(
       "search --model " PPSIM_SOURCE_DIR

@@ -199,6 +199,32 @@ TEST(Search, OptimalOnTinyInstancesAgreesWithBruteForce) {
       }
 }
 
+// A stage with no layer (Problem::empty_stages) runs ops of no duration: the
+// op after one may start at its tick, on its device or on the next (here the
+// B of stage 0 at the tick stage 2's ends, when comm = 0); the search still
+// proves the optimum, which brute force over every order confirms (16 and
+// 20, 16 and 18 ticks).
+TEST(Search, OptimalWithAnEmptyStageAgreesWithBruteForce) {
+  const std::vector<std::vector<Tick>> costs = {{1, 3, 2, 3, 1, 1}, {2, 3, 1, 1, 1, 3}};
+  for (const std::vector<Tick>& c : costs)
+    for (Tick comm : {0, 1}) {
+      Problem p = MakeProblem(3, 2, 1, 1, 1, comm);
+      p.cost_basis = CostBasis::kChunk;
+      p.empty_stages = {1};
+      p.costs.f = {c[0], 0, c[1]};
+      p.costs.b = {c[2], 0, c[3]};
+      p.costs.w = {c[4], 0, c[5]};
+      ASSERT_TRUE(ValidateProblem(p).ok());
+      SearchOptions o = Quick(2, 0);
+      o.exact_max_ops = 48;
+      Result<SearchResult> r = Search(p, o);
+      ASSERT_TRUE(r.ok()) << r.error().Text();
+      const Tick brute = BruteForce(p, 2);
+      EXPECT_TRUE(r->optimal) << "comm " << comm;
+      EXPECT_EQ(r->timeline.makespan, brute) << "comm " << comm;
+    }
+}
+
 TEST(Search, BadInputIsNamed) {
   const Problem p = MakeProblem(4, 8, 1, 1, 1, 0);
   SearchOptions o = Quick(4);
