@@ -22,7 +22,7 @@ enum class OpKind : std::uint8_t { kF = 0, kB = 1, kW = 2, kR = 3 };
 inline constexpr int kNumOpKinds = 3;
 
 char KindChar(OpKind kind);                         // 'F', 'B', 'W', 'R'
-std::optional<OpKind> KindFromChar(char c);         // 'F', 'B', 'W' (readers take no R yet)
+std::optional<OpKind> KindFromChar(char c);         // 'F', 'B', 'W', 'R'
 
 struct Op {
   OpKind kind = OpKind::kF;

@@ -2,9 +2,12 @@
 // it legal, and is it tight? Legal: every op appears once, one device runs
 // one op at a time (an overlapped pair shares its slot), every dependency of
 // docs/semantics.md is met with its communication latency. A full backward
-// (PlacedOp::full) needs no W and lasts Costs::FullBackward. Tight: every op starts at
-// the earliest tick its device and its dependency allow — a simulator that
-// lets an op start early, or late, is caught here with the op named.
+// (PlacedOp::full) needs no W and lasts Costs::FullBackward. Sequence slices
+// (slices.h) add the same-stage slice dependencies; R ops (recompute.h) wait
+// on their F (and, with recompute_at before_b, on B's gradient) and B waits
+// on its R. Tight: every op starts at the earliest tick its device and its
+// dependencies allow — a simulator that lets an op start early, or late, is
+// caught here with the op named.
 #pragma once
 
 #include <cstdint>
@@ -24,6 +27,12 @@ struct TimelineToCheck {
   std::optional<Placement> placement;  // unknown: each stage must stay on one device
   Tick comm = 0;
   std::optional<Costs> costs;  // known: durations are checked against them
+  // Sequence slices per microbatch (PlacedOp::slice in [0, slices)); a
+  // slice lasts its cost × slice_weights[slice] (empty: 1 each).
+  int slices = 1;
+  std::vector<Tick> slice_weights;
+  std::vector<Tick> microbatch_weights;  // per-microbatch cost factors (empty: 1 each)
+  RecomputeAt recompute_at = RecomputeAt::kBeforeB;  // where R ops wait, when there are any
   std::vector<PlacedOp> ops;
 };
 

@@ -17,6 +17,7 @@ std::optional<OpKind> KindFromChar(char c) {
     case 'F': return OpKind::kF;
     case 'B': return OpKind::kB;
     case 'W': return OpKind::kW;
+    case 'R': return OpKind::kR;
     default: return std::nullopt;
   }
 }

@@ -8,11 +8,17 @@
 
 #include "ppsim/checked.h"
 #include "ppsim/placement.h"
+#include "ppsim/slices.h"
 
 namespace ppsim {
 namespace {
 
-std::string Name(const PlacedOp& op) { return OpName(op.op()); }
+// "F3@s0", or "F3.1@s0" for slice 1 of microbatch 3 when `slices` > 1.
+std::string Name(const PlacedOp& op, int slices) {
+  if (slices <= 1) return OpName(op.op());
+  return std::string(1, KindChar(op.kind)) + std::to_string(op.microbatch) + "." + std::to_string(op.slice) + "@s" +
+         std::to_string(op.stage);
+}
 // "missing" violations listed one by one; beyond this many, one line counts the rest.
 constexpr std::int64_t kMissingListed = 1000;
 
@@ -24,10 +30,32 @@ struct Checker {
   const TimelineToCheck& in;
   std::vector<Violation> out;
   int P = 0, S = 0, M = 0;
+  int K = 1;             // sequence slices; op ids count slice units m·K + k (slices.h)
   bool split = false;
+  bool recompute = false;  // some op is an R: ids for R exist (op.h)
   OpSpace space;
   std::vector<int> index;  // by OpId: position in in.ops, -1 if absent
   std::int64_t unlisted = 0;  // found beyond kMaxViolationsListed
+
+  std::string Name(const PlacedOp& op) const { return ppsim::Name(op, K); }
+  OpId IdOf(const PlacedOp& op) const { return space.Id(op.kind, op.microbatch * K + op.slice, op.stage); }
+
+  // What `id` waits on, as Place does (docs/semantics.md): the chain's one
+  // dependency (DependencyOf), then a slice's same-stage one (slices.h),
+  // then R's (recompute.h). Writes at most 3 ids to `deps`; returns how many.
+  int DependenciesOf(OpId id, OpId deps[3]) const {
+    int n = 0;
+    if (const OpId chain = DependencyOf(space, split, id); chain != kNoOp) deps[n++] = chain;
+    const Op op = space.At(id);
+    const int k = op.microbatch % K;
+    if (op.kind == OpKind::kF && k > 0) deps[n++] = space.Id(OpKind::kF, op.microbatch - 1, op.stage);
+    if (op.kind == OpKind::kB && k + 1 < K) deps[n++] = space.Id(OpKind::kB, op.microbatch + 1, op.stage);
+    if (op.kind == OpKind::kB && recompute && index[space.Id(OpKind::kR, op.microbatch, op.stage)] >= 0)
+      deps[n++] = space.Id(OpKind::kR, op.microbatch, op.stage);
+    if (op.kind == OpKind::kR && in.recompute_at == RecomputeAt::kBeforeB && !space.IsLastStage(op.stage))
+      deps[n++] = space.Id(OpKind::kB, op.microbatch, op.stage + 1);
+    return n;
+  }
 
   // The cost the timeline declares for `op` (its "costs"), if it declares
   // one; an overlapped pair's is its compound cost, not checked here.
@@ -36,12 +64,23 @@ struct Checker {
     auto given = [&](const std::vector<Tick>& per_stage) {
       return per_stage.size() == 1 || static_cast<int>(per_stage.size()) > op.stage;
     };
-    const std::vector<Tick>& per_stage =
-        op.kind == OpKind::kF ? in.costs->f : op.kind == OpKind::kB ? in.costs->b : in.costs->w;
+    const std::vector<Tick>& per_stage = op.kind == OpKind::kF   ? in.costs->f
+                                         : op.kind == OpKind::kB ? in.costs->b
+                                         : op.kind == OpKind::kW ? in.costs->w
+                                                                 : in.costs->r;
     if (op.full ? !(in.costs->bw.empty() ? given(in.costs->b) && given(in.costs->w) : given(in.costs->bw))
                 : !given(per_stage))
       return std::nullopt;  // no cost given
-    return op.full ? in.costs->FullBackward(op.stage) : in.costs->Of(op.kind, op.stage);
+    const Tick cost = op.full ? in.costs->FullBackward(op.stage) : in.costs->Of(op.kind, op.stage);
+    // A slice costs its weight's share, a microbatch its factor (slices.h);
+    // both ≤ the limits simulate applies, so the product fits.
+    const auto factor = [](const std::vector<Tick>& w, int i) {
+      return w.empty() ? Tick{1} : i < static_cast<int>(w.size()) ? w[i] : Tick{-1};
+    };
+    const Tick by_slice = factor(in.slice_weights, op.slice), by_mb = factor(in.microbatch_weights, op.microbatch);
+    if (by_slice < 0 || by_mb < 0) return std::nullopt;  // no weight given for it
+    const std::optional<Tick> sliced = CheckedMul(cost, by_slice);
+    return sliced ? CheckedMul(*sliced, by_mb) : std::nullopt;  // beyond int64: not checked
   }
 
   void Add(const char* rule, std::string message) {
@@ -64,7 +103,13 @@ struct Checker {
     P = in.P;
     S = in.S;
     M = in.M;
+    if (in.slices < 1 || in.slices > kMaxSlices) {
+      Add("too-large", "slices = " + std::to_string(in.slices) + " is outside 1.." + std::to_string(kMaxSlices));
+      return false;
+    }
+    K = in.slices;
     for (const PlacedOp& op : in.ops) {
+      recompute = recompute || op.kind == OpKind::kR;
       // An index beyond the limits is reported as "unknown" below, not inferred.
       if (in.P == 0 && op.device >= 0 && op.device < kMaxDevices) P = std::max(P, op.device + 1);
       if (in.S == 0 && op.stage >= 0 && op.stage < kMaxStages) S = std::max(S, op.stage + 1);
@@ -75,24 +120,26 @@ struct Checker {
       Add("missing", "the timeline has no ops");
       return false;
     }
-    if (std::int64_t{3} * S * M > kMaxOps) {
-      Add("too-large", "S·M = " + std::to_string(std::int64_t{S} * M) + " stage-microbatches exceeds the limit " +
-                           std::to_string(kMaxOps / 3));
+    const int kinds_max = recompute ? 4 : 3;
+    if (std::int64_t{kinds_max} * S * M * K > kMaxOps) {
+      Add("too-large", "S·M·slices = " + std::to_string(std::int64_t{S} * M * K) +
+                           " stage-microbatch slices exceeds the limit " + std::to_string(kMaxOps / kinds_max));
       return false;
     }
     const bool dual = in.placement && *in.placement == Placement::kDualPipe;
-    space = OpSpace(S, M, dual ? S / 2 : 0);  // DualPipe: two chains, see OpSpace
+    space = OpSpace(S, M * K, dual ? S / 2 : 0, recompute);  // DualPipe: two chains, see OpSpace
     index.assign(space.size(), -1);
     std::vector<int> device_of_stage(S, -1);
     for (size_t i = 0; i < in.ops.size(); ++i) {
       const PlacedOp& op = in.ops[i];
       if (op.device < 0 || op.device >= P || op.stage < 0 || op.stage >= S || op.microbatch < 0 ||
-          op.microbatch >= M) {
+          op.microbatch >= M || op.slice < 0 || op.slice >= K) {
         Add("unknown", Name(op) + " on device " + std::to_string(op.device) + " is outside P=" +
-                           std::to_string(P) + ", S=" + std::to_string(S) + ", M=" + std::to_string(M));
+                           std::to_string(P) + ", S=" + std::to_string(S) + ", M=" + std::to_string(M) +
+                           (K > 1 || op.slice != 0 ? ", slices=" + std::to_string(K) : ""));
         continue;
       }
-      const OpId id = space.Id(op.op());
+      const OpId id = IdOf(op);
       if (index[id] >= 0) {
         Add("duplicate", Name(op) + " appears twice (at " + Span(in.ops[index[id]]) + " and " + Span(op) + ")");
         continue;
@@ -118,18 +165,32 @@ struct Checker {
       }
     }
     const int kinds = split ? 3 : 2;
+    // R: a stage runs one per microbatch (slice) when its declared R cost
+    // is > 0, or, without costs, when the timeline lists any R there.
+    std::vector<bool> stage_r(S, false);
+    for (int s = 0; s < S && recompute; ++s) {
+      if (in.costs && !in.costs->r.empty()) {
+        stage_r[s] = in.costs->Of(OpKind::kR, s) > 0;
+        continue;
+      }
+      for (int u = 0; u < M * K && !stage_r[s]; ++u)
+        stage_r[s] = space.Exists(u, s) && index[space.Id(OpKind::kR, u, s)] >= 0;
+    }
     std::int64_t missing = 0;
-    for (int k = 0; k < kinds; ++k)
+    for (int k = 0; k < kinds + (recompute ? 1 : 0); ++k)
       for (int s = 0; s < S; ++s)
-        for (int m = 0; m < M; ++m) {
-          if (!space.Exists(m, s)) continue;
-          const int at = index[space.Id(static_cast<OpKind>(k), m, s)];
-          const int b = index[space.Id(OpKind::kB, m, s)];
+        for (int u = 0; u < M * K; ++u) {
+          if (!space.Exists(u, s)) continue;
+          const OpKind kind = k == kinds ? OpKind::kR : static_cast<OpKind>(k);
+          const int at = index[space.Id(kind, u, s)];
+          const int b = index[space.Id(OpKind::kB, u, s)];
           const bool full = b >= 0 && in.ops[b].full;  // a full backward has no W
-          if (k == static_cast<int>(OpKind::kW) && full) {
+          if (kind == OpKind::kR && !stage_r[s]) {
+            if (at >= 0) Add("unknown", Name(in.ops[at]) + ": stage " + std::to_string(s) + " recomputes nothing");
+          } else if (kind == OpKind::kW && full) {
             if (at >= 0) Add("duplicate", Name(in.ops[at]) + " belongs to a full backward, which has no W");
           } else if (at < 0 && ++missing <= kMissingListed) {
-            Add("missing", OpName(Op{static_cast<OpKind>(k), m, s}) + " is missing");
+            Add("missing", SliceOpName(space, K, space.Id(kind, u, s)) + " is missing");
           }
         }
     if (missing > kMissingListed)
@@ -209,25 +270,26 @@ struct Checker {
     std::map<std::pair<int, int>, int> pair_latest;  // (device, overlap) -> op index
     for (int i = 0; i < static_cast<int>(in.ops.size()); ++i) {
       const PlacedOp& op = in.ops[i];
-      if (op.stage < 0 || op.stage >= S || op.microbatch < 0 || op.microbatch >= M) continue;
+      if (op.stage < 0 || op.stage >= S || op.microbatch < 0 || op.microbatch >= M || op.slice < 0 || op.slice >= K)
+        continue;
       ready[i] = free_before[i];
-      const OpId dep = DependencyOf(space, split, space.Id(op.op()));
-      if (dep != kNoOp && index[dep] >= 0) {
-        const PlacedOp& d = in.ops[index[dep]];
+      OpId deps[3];
+      const int n = DependenciesOf(IdOf(op), deps);
+      for (int j = 0; j < n && ready[i] >= 0; ++j) {
+        if (index[deps[j]] < 0) continue;  // missing: reported by Shape()
+        const PlacedOp& d = in.ops[index[deps[j]]];
         const Tick c = comm(d, op);
         // Past the end of time, nothing can wait that long: a dependency violation.
         const Tick at = CheckedAdd(d.end, c).value_or(std::numeric_limits<Tick>::max());
         if (op.start < at) {
           ready[i] = -1;
-          why[i] = index[dep];
-          continue;
-        }
-        if (at > ready[i]) {
+          why[i] = index[deps[j]];
+        } else if (at > ready[i]) {
           ready[i] = at;
-          why[i] = index[dep];
+          why[i] = index[deps[j]];
         }
       }
-      if (op.overlap < 0) continue;
+      if (ready[i] < 0 || op.overlap < 0) continue;
       auto [it, first] = pair_latest.try_emplace({op.device, op.overlap}, i);
       const int was = it->second;
       if (!first && (ready[i] > ready[was] || (ready[i] == ready[was] && op.start < in.ops[was].start))) it->second = i;
@@ -265,7 +327,7 @@ struct Checker {
 }  // namespace
 
 std::vector<Violation> ValidateTimeline(const TimelineToCheck& timeline, std::int64_t* unlisted) {
-  Checker c{timeline, {}, 0, 0, 0, false, OpSpace(), {}};
+  Checker c{timeline, {}, 0, 0, 0, 1, false, false, OpSpace(), {}};
   if (c.Shape()) {
     c.Durations();
     const std::vector<Tick> free_before = c.Devices();

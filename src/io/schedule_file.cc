@@ -9,6 +9,7 @@
 #include "ppsim/comm_run.h"
 #include "ppsim/cost_scale.h"
 #include "ppsim/placement.h"
+#include "ppsim/recompute.h"
 #include "ppsim/io/pytorch_csv.h"
 #include "ppsim/io/schedule_text.h"
 
@@ -64,8 +65,20 @@ Result<Timeline> SimulateImported(ImportedSchedule imported, const Problem& flag
   if (shape.slices > 1) p.slices = shape.slices;
   p.placement = shape.placement;
   p.stage_device = shape.stage_device;
+  // A file with R ops, or a header that names recompute, recomputes as it
+  // says, unless the run's own recompute (--recompute) is given.
+  if (Recomputes(shape) && !Recomputes(p)) {
+    p.recompute = shape.recompute;
+    p.recompute_at = shape.recompute_at;
+    p.recompute_inputs_num = shape.recompute_inputs_num;
+    p.recompute_inputs_den = shape.recompute_inputs_den;
+  }
   Error e = ValidateProblem(p);
   if (e.code != ErrorCode::kOk) return e;
+  // The file's R ops against the run's R costs: none where a stage
+  // recomputes nothing, all where it does.
+  if (imported.schedule.space.recompute())
+    if (e = CheckComplete(p, imported.schedule); !e.ok()) return e.At(source);
   // One model (cost_scale.h): the file's chunks cost 1/v of a stage each.
   const bool split = imported.schedule.split_backward;
   Result<std::int64_t> k = TicksPerUnit({p}, {split});

@@ -109,6 +109,17 @@ Result<ImportedSchedule> BuildImportedSchedule(const std::string& source,
     });
     if (fits) p.placement = Placement::kDualPipe;
   }
+  // R ops (recompute.h): the file recomputes, on the stages that list any;
+  // which stages recompute for real is the run's (SimulateImported checks).
+  std::vector<Tick> r_listed(S, 0);
+  each_op([&](int, const SourceOp& o) {
+    if (o.op.kind == OpKind::kR) r_listed[o.op.stage] = 1;
+    return Error::Ok();
+  });
+  if (std::find(r_listed.begin(), r_listed.end(), 1) != r_listed.end()) {
+    p.recompute = RecomputeMode::kFull;
+    p.costs.r = std::move(r_listed);
+  }
   e = ValidateProblem(p);
   if (e.code != ErrorCode::kOk) return e.At(source);
 

@@ -1,9 +1,12 @@
 #include "ppsim/io/schedule_text.h"
 
 #include <algorithm>
+#include <numeric>
 #include <string>
 #include <vector>
 
+#include "ppsim/problem_keys.h"
+#include "ppsim/recompute.h"
 #include "schedule_shape.h"
 
 namespace ppsim::io {
@@ -45,7 +48,7 @@ class LineParser {
         if (!Eat(')')) return Err(Col(), "expected ')' closing the overlapped pair opened at column " +
                                              std::to_string(open));
         const bool a_f = a->op.kind == OpKind::kF, b_f = b->op.kind == OpKind::kF;
-        if (a_f == b_f || a->op.kind == OpKind::kW || b->op.kind == OpKind::kW)
+        if (a_f == b_f || (a_f ? b->op.kind : a->op.kind) != OpKind::kB)
           return Err(open, "an overlapped pair needs one F and one B, got " + OpName(a->op) + " and " +
                                OpName(b->op));
         has_w |= full_;
@@ -101,7 +104,7 @@ class LineParser {
     const std::optional<OpKind> kind = i_ < s_.size() ? KindFromChar(s_[i_]) : std::nullopt;
     if (!kind) {
       const std::string got = AtEnd() ? std::string("end of line") : Quoted(s_[i_]);
-      return Err(Col(), "expected an op (F, B or W and a microbatch, e.g. F3 or B1@s5), got " + got);
+      return Err(Col(), "expected an op (F, B, W or R and a microbatch, e.g. F3 or B1@s5), got " + got);
     }
     ++i_;
     o.op.kind = *kind;
@@ -132,17 +135,44 @@ class LineParser {
   bool full_ = false;  // the current slot's B is a full backward (BW)
 };
 
+// The header's recompute keys ("# 1f1b: P=2 ... recompute=full
+// recompute_at=early recompute_inputs=1/10"): in a comment line before the
+// first op, each word KEY=VALUE with one of these keys is set on `header`
+// (SetProblemKey: the same checks and words as --recompute...). Other words
+// are for the reader only: the ops fix the shape.
+Error ReadHeaderKeys(std::string_view line, const std::string& source, int line_no, Problem& header) {
+  size_t i = 0;
+  while (i < line.size() && IsSpace(line[i])) ++i;
+  if (i >= line.size() || line[i] != '#') return Error::Ok();
+  while (i < line.size()) {
+    while (i < line.size() && (IsSpace(line[i]) || line[i] == '#')) ++i;
+    const size_t from = i;
+    while (i < line.size() && !IsSpace(line[i])) ++i;
+    const std::string_view word = line.substr(from, i - from);
+    const size_t eq = word.find('=');
+    if (eq == std::string_view::npos) continue;
+    const std::string_view key = word.substr(0, eq);
+    if (key != "recompute" && key != "recompute_at" && key != "recompute_inputs") continue;
+    if (Error e = SetProblemKey(key, KeyValue::FromText(word.substr(eq + 1)), header); !e.ok())
+      return e.At(source, line_no, static_cast<int>(from) + 1);
+  }
+  return Error::Ok();
+}
+
 }  // namespace
 
 Result<ImportedSchedule> ReadScheduleText(std::string_view text, const std::string& source) {
   std::vector<std::vector<SourceSlot>> rows;
   bool has_w = false;
   int line_no = 0;
+  Problem header;  // the header's recompute keys, if any
   while (!text.empty()) {
     ++line_no;
     const size_t nl = text.find('\n');
     const std::string_view line = text.substr(0, nl);
     text = nl == std::string_view::npos ? std::string_view() : text.substr(nl + 1);
+    if (rows.empty())
+      if (Error e = ReadHeaderKeys(line, source, line_no, header); !e.ok()) return e;
     std::vector<SourceSlot> slots;
     Result<bool> any = LineParser(line, source, line_no, static_cast<int>(rows.size())).Parse(slots, has_w);
     if (!any) return any.error();
@@ -171,7 +201,17 @@ Result<ImportedSchedule> ReadScheduleText(std::string_view text, const std::stri
       without = &o;
     }
   });
-  if (K == 0) return io::BuildImportedSchedule(source, rows, has_w);
+  if (K == 0) {
+    Result<ImportedSchedule> imported = io::BuildImportedSchedule(source, rows, has_w);
+    if (imported && Recomputes(header)) {  // the run's recompute settings (SimulateImported applies them)
+      Problem& p = imported->problem;
+      p.recompute = header.recompute;
+      p.recompute_at = header.recompute_at;
+      p.recompute_inputs_num = header.recompute_inputs_num;
+      p.recompute_inputs_den = header.recompute_inputs_den;
+    }
+    return imported;
+  }
   if (without)
     return Fail(ErrorCode::kParse, Where(source, without->line, without->col) + KindChar(without->op.kind) +
                                        std::to_string(without->op.microbatch) + " names no slice, but " +
@@ -215,7 +255,14 @@ std::string WriteScheduleText(const Problem& problem, const Schedule& schedule) 
   };
   std::string out = "# " + schedule.name + ": P=" + std::to_string(problem.P) + " M=" + std::to_string(problem.M) +
                     " v=" + std::to_string(problem.v) + " placement=" + PlacementName(problem.placement) +
-                    (K > 1 ? " slices=" + std::to_string(K) : "") + "\n";
+                    (K > 1 ? " slices=" + std::to_string(K) : "");
+  if (Recomputes(problem)) {  // read back by ReadScheduleText, so the file runs as this run did
+    const std::int64_t g = std::gcd(problem.recompute_inputs_num, problem.recompute_inputs_den);
+    const std::int64_t num = problem.recompute_inputs_num / g, den = problem.recompute_inputs_den / g;
+    out += " recompute=" + RecomputeName(problem.recompute) + " recompute_at=" + RecomputeAtName(problem.recompute_at) +
+           " recompute_inputs=" + std::to_string(num) + (den == 1 ? "" : "/" + std::to_string(den));
+  }
+  out += "\n";
   for (const auto& queue : schedule.devices) {
     for (size_t i = 0; i < queue.size(); ++i) {
       if (i) out += ' ';

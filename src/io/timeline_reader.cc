@@ -265,7 +265,7 @@ PlacedOp ReadOp(Reader& r, size_t i) {
   auto where = [i] { return "ops[" + std::to_string(i) + "]"; };
   if (r.Peek() != '{') r.Field(ErrorCode::kParse, where() + ": expected an object");
   r.Expect('{');
-  std::int64_t device = 0, stage = 0, mb = 0, overlap = -1;
+  std::int64_t device = 0, stage = 0, mb = 0, overlap = -1, slice = 0;
   Tick start = 0, end = 0;
   enum : unsigned { kDevice = 1, kStage = 2, kMb = 4, kStart = 8, kEnd = 16, kKind = 32 };
   unsigned seen = 0;
@@ -281,6 +281,7 @@ PlacedOp ReadOp(Reader& r, size_t i) {
       else if (Is(key, "start")) start = r.Int(field), seen |= kStart;
       else if (Is(key, "end")) end = r.Int(field), seen |= kEnd;
       else if (Is(key, "overlap")) overlap = r.Int(field);
+      else if (Is(key, "slice")) slice = r.Int(field);  // a sequence slice (slices.h)
       else if (Is(key, "full")) {  // a full backward (schedule.h)
         const char c = r.Peek();
         if (c != 't' && c != 'f') r.Field(ErrorCode::kParse, field() + ": expected true or false");
@@ -289,7 +290,7 @@ PlacedOp ReadOp(Reader& r, size_t i) {
       } else if (Is(key, "kind")) {
         const std::string_view kind = r.Peek() == '"' ? r.String() : std::string_view();
         if (kind.size() != 1 || !KindFromChar(kind[0]))
-          r.Field(ErrorCode::kParse, where() + ".kind: expected \"F\", \"B\" or \"W\"");
+          r.Field(ErrorCode::kParse, where() + ".kind: expected \"F\", \"B\", \"W\" or \"R\"");
         op.kind = *KindFromChar(kind[0]);
         seen |= kKind;
       } else {
@@ -302,12 +303,13 @@ PlacedOp ReadOp(Reader& r, size_t i) {
       {kDevice, "device"}, {kStage, "stage"}, {kKind, "kind"}, {kMb, "microbatch"}, {kStart, "start"}, {kEnd, "end"}};
   for (const auto& [bit, name] : kRequired)
     if (!(seen & bit)) {
-      if (bit == kKind) r.Field(ErrorCode::kParse, where() + ".kind: expected \"F\", \"B\" or \"W\"");
+      if (bit == kKind) r.Field(ErrorCode::kParse, where() + ".kind: expected \"F\", \"B\", \"W\" or \"R\"");
       r.Field(ErrorCode::kParse, where() + ": missing field '" + name + "'");
     }
   if (device < 0 || stage < 0 || mb < 0 || device > kMaxDevices || stage > kMaxDevices * kMaxChunks ||
-      mb > kMaxMicrobatches)
-    r.Field(ErrorCode::kParse, where() + ": device/stage/microbatch out of range");
+      mb > kMaxMicrobatches || slice < 0 || slice >= kMaxSlices)
+    r.Field(ErrorCode::kParse, where() + ": device/stage/microbatch/slice out of range");
+  op.slice = static_cast<int>(slice);
   op.device = static_cast<int>(device);
   op.stage = static_cast<int>(stage);
   op.microbatch = static_cast<int>(mb);
@@ -360,7 +362,8 @@ void ReadCosts(Reader& r, TimelineToCheck& out) {
       const std::string key(r.String());
       r.Expect(':');
       std::vector<Tick>* target = key == "F" ? &costs.f : key == "B" ? &costs.b : key == "W" ? &costs.w
-                                 : key == "FB" ? &costs.fb : key == "BW" ? &costs.bw : nullptr;
+                                 : key == "FB" ? &costs.fb : key == "BW" ? &costs.bw : key == "R" ? &costs.r
+                                 : nullptr;
       if (target)
         *target = CostList(r, "costs." + key);
       else
@@ -410,8 +413,16 @@ void ReadObject(Reader& r, TimelineToCheck& out) {
       } else if (key == "costs") {
         ReadCosts(r, out);
       } else if (key == "slices") {  // sequence slices (slices.h)
-        if (Count(r, "slices", kMaxSlices) > 1)
-          r.Field(ErrorCode::kParse, "slices: a timeline with sequence slices cannot be checked yet");
+        out.slices = Count(r, "slices", kMaxSlices);
+      } else if (key == "slice_weights") {
+        out.slice_weights = CostList(r, "slice_weights");
+      } else if (key == "microbatch_costs") {
+        out.microbatch_weights = CostList(r, "microbatch_costs");
+      } else if (key == "recompute_at" && r.Peek() == '"') {  // where R ops wait (recompute.h)
+        const std::string_view at = r.String();
+        if (at == "early") out.recompute_at = RecomputeAt::kEarly;
+        else if (at != "before_b")
+          r.Field(ErrorCode::kParse, "recompute_at: expected \"before_b\" or \"early\", got " + Quoted(at));
       } else {
         r.Skip([&] { return key; });
       }
@@ -424,12 +435,18 @@ void ReadObject(Reader& r, TimelineToCheck& out) {
 // The op-id space the checker will allocate: stages × microbatches, given or
 // inferred from the ops, within the limit the CLI applies (problem.h).
 void CheckSize(const TimelineToCheck& t) {
-  std::int64_t S = t.S, M = t.M;
+  std::int64_t S = t.S, M = t.M, K = t.slices;
   for (const PlacedOp& op : t.ops) {
     if (t.S == 0) S = std::max<std::int64_t>(S, op.stage + 1);
     if (t.M == 0) M = std::max<std::int64_t>(M, op.microbatch + 1);
   }
-  const std::int64_t limit = kMaxOps / kNumOpKinds;
+  const bool recompute = std::any_of(t.ops.begin(), t.ops.end(), [](const PlacedOp& op) { return op.kind == OpKind::kR; });
+  const std::int64_t limit = kMaxOps / (kNumOpKinds + (recompute ? 1 : 0));
+  if (K > 1 && S * M * K > limit)
+    Reader::Field(ErrorCode::kTooLarge, "stages × M × slices = " + std::to_string(S) + " × " + std::to_string(M) +
+                                            " × " + std::to_string(K) + " = " + std::to_string(S * M * K) +
+                                            " stage-microbatch slices exceeds the limit " + std::to_string(limit) +
+                                            " (refused before allocating)");
   if (S * M > limit)
     Reader::Field(ErrorCode::kTooLarge, "stages × M = " + std::to_string(S) + " × " + std::to_string(M) + " = " +
                                             std::to_string(S * M) + " stage-microbatches exceeds the limit " +

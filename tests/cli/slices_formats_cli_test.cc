@@ -1,5 +1,6 @@
 // Sequence slices in the schedule formats, through the shipped binary: the
-// text format writes each op's slice and reads it back as the same run; the
+// text format writes each op's slice and reads it back as the same run;
+// `validate` checks a sliced --json timeline's slice dependencies; the
 // Chrome trace names slices; PyTorch's CSVs, which have no slices, refuse a
 // sliced run instead of writing slice units as microbatches.
 #include <gmock/gmock.h>
@@ -9,6 +10,8 @@
 #include <cstdio>
 #include <fstream>
 #include <string>
+
+#include <nlohmann/json.hpp>
 
 #include "cli/run_tool.h"
 
@@ -69,6 +72,57 @@ TEST(SlicesFormatsCli, BadSlicedFilesAreOneLineWithTheirCodes) {
   auto c = RunPpsim("simulate --schedule-file " + good.path() + " --slices 3");
   EXPECT_EQ(c.exit_code, 3);
   EXPECT_EQ(c.err, "ppsim: --slices: 3 disagrees with " + good.path() + " (2 slices per microbatch); drop it\n");
+}
+
+// kRun's --json with `edit` applied to each op.
+template <typename Edit>
+std::string EditedOps(Edit edit) {
+  nlohmann::json j = nlohmann::json::parse(RunPpsim(std::string(kRun) + " --json").out);
+  nlohmann::json kept = nlohmann::json::array();
+  for (nlohmann::json& op : j["ops"])
+    if (edit(op)) kept.push_back(op);
+  j["ops"] = kept;
+  return j.dump();
+}
+
+TEST(SlicesFormatsCli, ValidateChecksTheSliceDependencies) {
+  const TempFile run("sliced.json", EditedOps([](nlohmann::json&) { return true; }));
+  auto ok = RunPpsim("validate " + run.path());
+  EXPECT_EQ(ok.exit_code, 0) << ok.err;
+  EXPECT_EQ(ok.out, "ok: 32 ops, legal and tight, makespan 27\n");
+  // Device 0 runs microbatch 0's forward slices the other way round: slice 1
+  // before the K/V of slice 0 exist.
+  const TempFile forward("sliced_f.json", EditedOps([](nlohmann::json& op) {
+    if (op["device"] == 0 && op["kind"] == "F" && op["microbatch"] == 0) op["slice"] = 1 - op["slice"].get<int>();
+    return true;
+  }));
+  auto f = RunPpsim("validate " + forward.path());
+  EXPECT_EQ(f.exit_code, 10);
+  EXPECT_EQ(f.err, "dependency: F0.1@s0 starts at 0 but F0.0@s0 ends at 2\n"
+                   "dependency: F0.0@s1 starts at 1 but F0.0@s0 ends at 2\n"
+                   "ppsim: " + forward.path() + ": 2 violation(s); first: F0.1@s0 starts at 0 but F0.0@s0 ends at 2\n");
+  // Device 1 runs B2.0 before B2.1: the backward slices run K-1 .. 0.
+  const TempFile backward("sliced_b.json", EditedOps([](nlohmann::json& op) {
+    if (op["device"] == 1 && op["kind"] == "B" && op["microbatch"] == 2) op["slice"] = 1 - op["slice"].get<int>();
+    return true;
+  }));
+  auto b = RunPpsim("validate " + backward.path());
+  EXPECT_EQ(b.exit_code, 10);
+  EXPECT_THAT(b.err, HasSubstr("first: B2.0@s1 starts at 15 but B2.1@s1 ends at 20\n"));
+  const TempFile short_of("sliced_missing.json", EditedOps([](nlohmann::json& op) {
+    return !(op["kind"] == "B" && op["microbatch"] == 3 && op["slice"] == 1 && op["stage"] == 0);
+  }));
+  auto m = RunPpsim("validate " + short_of.path());
+  EXPECT_EQ(m.exit_code, 10);
+  EXPECT_THAT(m.err, HasSubstr("first: B3.1@s0 is missing\n"));
+  const TempFile beyond("sliced_beyond.json", EditedOps([](nlohmann::json& op) {
+    if (op["kind"] == "W" || (op["microbatch"] == 0 && op["slice"] == 1 && op["stage"] == 0 && op["kind"] == "F"))
+      op["slice"] = 2;
+    return true;
+  }));
+  auto u = RunPpsim("validate " + beyond.path());
+  EXPECT_EQ(u.exit_code, 10);
+  EXPECT_THAT(u.err, HasSubstr("unknown: F0.2@s0 on device 0 is outside P=2, S=2, M=4, slices=2\n"));
 }
 
 TEST(SlicesFormatsCli, PytorchCsvRefusesAndTheTraceNamesSlices) {

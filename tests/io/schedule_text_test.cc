@@ -86,7 +86,7 @@ TEST(ScheduleText, WriteThenReadGivesTheSameSchedule) {
 
 TEST(ScheduleTextErrors, SyntaxWithPositions) {
   EXPECT_EQ(ReadError("F0 X1 B0\n").message,
-            "s.txt:1:4: expected an op (F, B or W and a microbatch, e.g. F3 or B1@s5), got 'X'");
+            "s.txt:1:4: expected an op (F, B, W or R and a microbatch, e.g. F3 or B1@s5), got 'X'");
   EXPECT_EQ(ReadError("F0 B0\nF0 Bx\n").message, "s.txt:2:5: expected a microbatch number, got 'x'");
   EXPECT_EQ(ReadError("F0 B0x\n").message, "s.txt:1:6: unexpected 'x' after an op (ops are separated by spaces)");
   EXPECT_EQ(ReadError("F0 B0@3\n").message, "s.txt:1:7: expected 's' and a stage number after '@' (as in F3@s5)");

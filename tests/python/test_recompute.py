@@ -52,3 +52,36 @@ def test_same_message_and_code_as_cli(args, call):
         call()
     assert e.value.code == code
     assert str(e.value) == as_python(err)
+
+
+def test_text_export_with_r_reads_back_as_the_same_run(tmp_path):
+    # Early R and a tenth of the bytes held: the header carries both.
+    t = ppsim.simulate("1f1b", P=4, M=8, costs={"F": 1, "BW": 2}, recompute="full", recompute_at="early",
+                       recompute_inputs="1/10")
+    text = t.export("text")
+    code, out, err = run_cli("simulate", "-s", "1f1b", "-P", "4", "-M", "8", "--cost", "F=1,BW=2", "--recompute",
+                             "full", "--recompute-at", "early", "--recompute-inputs", "1/10", "--export", "text")
+    assert code == 0 and text == out
+    assert text.splitlines()[0].endswith("recompute=full recompute_at=early recompute_inputs=1/10")
+    assert text.splitlines()[1].startswith("F0 F1 F2 F3 R0 B0 F4 R1 B1")
+    path = tmp_path / "order.txt"
+    path.write_text(text)
+    again = ppsim.simulate(schedule_file=str(path), costs={"F": 1, "BW": 2})
+    assert json.loads(again.to_json())["ops"] == json.loads(t.to_json())["ops"]
+    assert (again.makespan, again.recompute_time) == (41, 32)
+
+
+@pytest.mark.parametrize("at,makespan", [("before_b", 44), ("early", 41)])
+def test_timeline_with_r_validates(at, makespan):
+    t = ppsim.simulate("1f1b", P=4, M=8, costs={"F": 1, "BW": 2}, recompute="full", recompute_at=at)
+    assert t.makespan == makespan
+    assert t.validate() == []
+
+
+def test_pytorch_csv_refuses_r():
+    code, out, err = run_cli("simulate", "-s", "1f1b", "--recompute", "full", "--export", "pytorch-csv")
+    assert code == 5 and out == ""
+    with pytest.raises(ppsim.Error) as e:
+        ppsim.simulate("1f1b", recompute="full").export("pytorch-csv")
+    assert e.value.code == code
+    assert str(e.value) == "format: pytorch-csv has no recompute action to carry R ops; export text, or drop recompute"

@@ -82,3 +82,10 @@ def test_pytorch_csv_refuses_a_sliced_run():
         ppsim.simulate("seq1f1b", slices=2).export("pytorch-csv")
     assert e.value.code == 5
     assert "PyTorch's actions have no sequence slices (this run has 2 per microbatch)" in str(e.value)
+
+
+def test_sliced_timeline_validates():
+    # Legal and tight under the slice dependencies (docs/semantics.md), as `ppsim validate` finds it.
+    t = ppsim.simulate("seq1f1b", P=2, M=4, slices=2, costs={"F": 2, "B": 2, "W": 2})
+    assert t.validate() == []
+    assert t.makespan == 27

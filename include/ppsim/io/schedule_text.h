@@ -12,6 +12,10 @@
 // as one compound op. Any W makes the backward split (B = input gradient);
 // `BW3` is a full backward in a split schedule (input and weight gradients in
 // one op, no W3 — Slot::full), also inside a pair: `(F3@s0;BW1@s7)`.
+// `R3` is a recompute op (recompute.h): a file with any R recomputes, with
+// the settings its header comment names (`recompute=full
+// recompute_at=early recompute_inputs=1/10`, read from comment lines
+// before the first op), else full before B; WriteScheduleText writes them.
 #pragma once
 
 #include <string>
