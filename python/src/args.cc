@@ -151,6 +151,15 @@ std::string PathArg(pyb::handle value, const std::string& keyword) {
   return NoNul(std::string(PyBytes_AS_STRING(path.ptr()), PyBytes_GET_SIZE(path.ptr())), keyword, "path");
 }
 
+ModelArgument ModelArg(pyb::handle value, const std::string& keyword) {
+  if (!PyDict_Check(value.ptr())) {
+    if (!IsPath(value)) WrongType(keyword, "str, bytes, os.PathLike or a dict (docs/costs.md)", value);
+    return {PathArg(value, keyword), ""};
+  }
+  pyb::object text = pyb::module_::import("json").attr("dumps")(value, pyb::arg("allow_nan") = false);
+  return {"", pyb::cast<std::string>(text)};
+}
+
 std::vector<std::string> PathListArg(pyb::handle value, const std::string& keyword) {
   if (IsPath(value)) return {PathArg(value, keyword)};
   if (!PyList_Check(value.ptr()) && !PyTuple_Check(value.ptr()))

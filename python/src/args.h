@@ -49,6 +49,14 @@ bool BoolArg(pybind11::handle value, const std::string& keyword);
 // str, bytes or os.PathLike -> the path's bytes.
 std::string PathArg(pybind11::handle value, const std::string& keyword);
 
+// A model (docs/costs.md): a path (str, bytes, os.PathLike) to a model
+// file, TOML or .json, or a dict with the JSON twin's keys, which is
+// written as JSON text (json.dumps, no NaN) for the library to read.
+struct ModelArgument {
+  std::string path, json;  // one of them
+};
+ModelArgument ModelArg(pybind11::handle value, const std::string& keyword);
+
 // A path or a list/tuple of paths.
 std::vector<std::string> PathListArg(pybind11::handle value, const std::string& keyword);
 

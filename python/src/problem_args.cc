@@ -52,7 +52,11 @@ io::ProblemOptions ToOptions(const ProblemArgs& a) {
   if (!a.cost_file.is_none()) o.cost_file = PathArg(a.cost_file, "cost_file");
   if (!a.memory_limit.is_none()) o.memory_limit = IntText(a.memory_limit, "memory_limit");
   if (!a.cost_per.is_none()) o.cost_per = TextArg(a.cost_per, "cost_per");
-  if (!a.model.is_none()) o.model = PathArg(a.model, "model");
+  if (!a.model.is_none()) {
+    ModelArgument model = ModelArg(a.model, "model");
+    o.model = model.path;
+    o.model_json = model.json;
+  }
   if (!a.layout.is_none()) o.layout = TextArg(a.layout, "layout");
   if (!a.slices.is_none()) o.slices = IntText(a.slices, "slices");
   if (!a.slice_costs.is_none()) o.slice_costs = Values(a.slice_costs, "slice_costs", "'equal', 'causal' or a list of int");

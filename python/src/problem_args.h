@@ -13,7 +13,8 @@ namespace ppsim::py {
 
 struct ProblemArgs {
   pybind11::object P, M, chunks, costs, comm, hold, cost_file, memory_limit, cost_per;
-  // simulate's model file (a path) and Megatron layout string (str); None = none.
+  // simulate's model (a path to a model file, or a dict: docs/costs.md) and
+  // Megatron layout string (str); None = none.
   pybind11::object model = pybind11::none(), layout = pybind11::none();
   // Sequence slices (simulate only; None = not given).
   pybind11::object slices = pybind11::none(), slice_costs = pybind11::none(), seq_len = pybind11::none(),

@@ -67,7 +67,9 @@ pyb::dict SearchSplit(const pyb::object& model, const pyb::object& P, const pyb:
                       const pyb::object& memory_limit, const pyb::object& comm, const pyb::object& placement,
                       const pyb::object& chunks, const pyb::object& time_limit, const pyb::object& seed) {
   jobs::SplitRequest r;  // None keeps a default
-  r.model = PathArg(model, "model");
+  const ModelArgument given = ModelArg(model, "model");
+  r.model = given.path;
+  r.model_json = given.json;
   if (!P.is_none()) r.P = IntText(P, "P");
   if (!M.is_none()) r.M = IntText(M, "M");
   if (!memory_limit.is_none())
@@ -142,7 +144,8 @@ void BindSearch(pyb::module_& m) {
         pyb::arg("memory_limit") = pyb::none(), pyb::arg("comm") = pyb::none(), pyb::arg("placement") = pyb::none(),
         pyb::arg("chunks") = pyb::none(), pyb::arg("time_limit") = pyb::none(), pyb::arg("seed") = pyb::none(),
         "A model's split into stages, chunk count, placement and order searched jointly within memory_limit bytes "
-        "per device (`ppsim search --model ... --json` as a dict, plus 'text': what it prints).");
+        "per device (`ppsim search --model ... --json` as a dict, plus 'text': what it prints). model= is a model "
+        "file (TOML, or JSON when it ends in .json) or a dict with the same keys (docs/costs.md).");
 }
 
 }  // namespace ppsim::py

@@ -133,7 +133,8 @@ void BindSimulate(pyb::module_& m) {
       pyb::arg("link_bandwidth") = pyb::none(), pyb::arg("link_concurrency") = pyb::none(),
       pyb::arg("link_bytes") = pyb::none(), pyb::arg("recompute") = pyb::none(),
       pyb::arg("recompute_at") = pyb::none(), pyb::arg("recompute_inputs") = pyb::none(),
-      "Generate and place a schedule (`ppsim simulate`); returns a Timeline. model= (a model file, docs/costs.md) "
+      "Generate and place a schedule (`ppsim simulate`); returns a Timeline. model= (a model file, TOML or .json, "
+      "or a dict with the same keys, docs/costs.md) "
       "with layout= (a Megatron layout string) sets each stage's costs and bytes to its layers' sums; slices= "
       "cuts each microbatch into sequence slices (seq1f1b; docs/semantics.md); comms= (pytorch, "
       "pytorch-deferred, adjacent) with link_latency=, link_bandwidth=, link_bytes=, link_concurrency= places "

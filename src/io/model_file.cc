@@ -10,6 +10,7 @@
 #include "ppsim/layout.h"
 #include "ppsim/placement_spec.h"
 #include "ppsim/memory_model.h"
+#include "model_kinds.h"
 
 namespace ppsim::io {
 namespace {
@@ -37,13 +38,7 @@ Error Count(const toml::node& node, const std::string& field, long long min, lon
   return Error::Ok();
 }
 
-char KindLetter(std::string_view kind) {
-  if (kind == "embedding") return 'E';
-  if (kind == "decoder") return 't';
-  if (kind == "mtp") return 'm';
-  if (kind == "loss") return 'L';
-  return 0;
-}
+using model_keys::KindLetter;
 
 // One [[layer]] table, appended `repeat` times.
 Error ReadLayer(const toml::table& t, const toml::node& where, const std::string& source, Model& model) {
@@ -125,11 +120,7 @@ Error ReadRecompute(const toml::node& node, const std::string& source, Model& mo
       return At(Fail(ErrorCode::kInvalidValue, "recompute: expected a layer kind or name (a string)"), source,
                 item.source());
     const std::string what = s->get();
-    const char kind = KindLetter(what);
-    bool any = false;
-    for (ModelLayer& l : model.layers)
-      if (l.kind == kind || (!l.name.empty() && l.name == what)) any = l.recompute = true;
-    if (!any)
+    if (!model_keys::MarkRecompute(what, model))
       return At(Fail(ErrorCode::kUnknownName, "recompute: '" + what +
                                                   "' is neither a layer kind (embedding, decoder, mtp, loss) nor "
                                                   "the name of a layer of this model"),
@@ -184,16 +175,22 @@ Result<Model> ParseModelText(std::string_view text, const std::string& source) {
 Result<Model> ReadModelFile(const std::string& path) {
   Result<std::string> text = ReadFile(path);
   if (!text) return Error::Field(text.error().code, "model", ": " + text.error().Text());
+  if (path.size() >= 5 && path.compare(path.size() - 5, 5, ".json") == 0) return ParseModelJson(*text, path);
   return ParseModelText(*text, path);
 }
 
-Error ApplyModelLayout(const std::string& model_path, const std::string& layout, bool chunks_given, Problem& p) {
-  if (model_path.empty())
+Result<Model> ReadModel(const std::string& path, const std::string& json) {
+  return json.empty() ? ReadModelFile(path) : ParseModelJson(json, "model");
+}
+
+Error ApplyModelLayout(const std::string& model_path, const std::string& layout, bool chunks_given, Problem& p,
+                       const std::string& model_json) {
+  if (model_path.empty() && model_json.empty())
     return Error::Field(ErrorCode::kUsage, "layout", " needs a model: the layers it splits (docs/costs.md)");
   if (layout.empty())
     return Error::Field(ErrorCode::kUsage, "model",
                         " needs a layout: how its layers split into stages (docs/layouts.md)");
-  Result<Model> model = ReadModelFile(model_path);
+  Result<Model> model = ReadModel(model_path, model_json);
   if (!model) return model.error();
   const auto count = [&model](char kind) {
     return static_cast<int>(std::count_if(model->layers.begin(), model->layers.end(),

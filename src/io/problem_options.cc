@@ -57,10 +57,10 @@ Result<Problem> ToProblem(const ProblemOptions& o) {
   p.overlap = !o.no_overlap;
   for (auto [key, text] : {std::pair<const char*, const std::string*>{"cost_per", &o.cost_per}, {"hold", &o.hold}})
     if (Error e = set(key, *text); !e.ok()) return e;
-  if (!o.model.empty() || !o.layout.empty()) {
+  if (!o.model.empty() || !o.model_json.empty() || !o.layout.empty()) {
     if (!o.cost.empty())
       return Error::Field(ErrorCode::kUsage, "costs", " cannot be given with a model: its layers give the costs");
-    if (Error e = ApplyModelLayout(o.model, o.layout, o.chunks != "1", p); !e.ok()) return e;
+    if (Error e = ApplyModelLayout(o.model, o.layout, o.chunks != "1", p, o.model_json); !e.ok()) return e;
   }
   if (Error e = CheckMemoryRoom(p); !e.ok()) return e;  // before anything is sized by P·v·M
   return p;

@@ -281,10 +281,11 @@ Result<std::int64_t> ParseBytes(const std::string& field, const std::string& tex
 }
 
 Result<SplitReport> RunSplitSearch(const SplitRequest& request) {
-  if (request.model.empty()) return Error::Field(ErrorCode::kUsage, "model", " is required");
+  if (request.model.empty() && request.model_json.empty())
+    return Error::Field(ErrorCode::kUsage, "model", " is required");
   Result<SplitSearchOptions> o = ToOptions(request);
   if (!o) return o.error();
-  Result<Model> model = io::ReadModelFile(request.model);
+  Result<Model> model = io::ReadModel(request.model, request.model_json);
   if (!model) return model.error();
   Result<SplitSearchResult> found = SearchSplits(*model, *o);
   if (!found) return found.error();

@@ -44,6 +44,7 @@ int RunSplit(const SearchCliOptions& o) {
   if (!o.export_format.empty() && o.export_format != "pytorch-csv")
     return Report(Error::Field(ErrorCode::kUsage, "export", " with --model: pytorch-csv only"));
   Result<jobs::SplitReport> r = jobs::RunSplitSearch({.model = o.model,
+                                                      .model_json = "",
                                                       .P = p.P,
                                                       .M = p.M,
                                                       .comm = p.comm.empty() ? "0" : p.comm,

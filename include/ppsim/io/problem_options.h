@@ -42,6 +42,7 @@ struct ProblemOptions {
   // both or neither: the stages, v and per-stage costs summed from the
   // model's layers (io::ApplyModelLayout); then `cost` must be empty.
   std::string model;
+  std::string model_json;  // the model as JSON text instead of a file (Python's dict, ReadModel)
   std::string layout;
 };
 

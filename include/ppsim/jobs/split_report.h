@@ -18,7 +18,8 @@ namespace ppsim::jobs {
 
 // The request as typed (the CLI's flags; "" = not given).
 struct SplitRequest {
-  std::string model;         // a model file (docs/costs.md)
+  std::string model;         // a model file (docs/costs.md): TOML, or JSON when it ends in .json
+  std::string model_json;    // or the model as JSON text (Python's dict); wins when given
   std::string P, M;          // required
   std::string comm = "0";    // ticks per cross-device hop
   std::string memory_limit;  // bytes per device: 85899345920, 80GiB, 80GB; required
