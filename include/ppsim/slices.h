@@ -48,6 +48,16 @@ Tick SliceWeightTotal(const Problem& p);
 // the key ("slice_costs: 3 values given for 2 slices").
 Error CheckSlices(const Problem& p);
 
+// Every op `id` may wait on, in the order placement's graph lists them
+// (BuildSliceGraph): the chain's one dependency (DependencyOf), a slice's
+// same-stage one (F after F(u-1,s) when k > 0, B after B(u+1,s) when
+// k < K-1), then recompute's (B after R(u,s) when the space has R ids; R
+// after B(u,s+1) when `at` is kBeforeB). An id may name an op the schedule
+// does not run (an R of a stage that recomputes nothing): callers skip
+// those. Writes at most 3 ids to `deps`; returns how many. Used by
+// validate.h and critical_path.h, so they apply placement's rules.
+int DependenciesOf(const OpSpace& space, int slices, RecomputeAt at, OpId id, OpId deps[3]);
+
 // "F3.1@s0" for unit 3·K+1 of F at stage 0; OpName when K = 1.
 std::string SliceOpName(const OpSpace& space, int slices, OpId id);
 

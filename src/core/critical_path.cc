@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "ppsim/placement.h"
+#include "ppsim/slices.h"
 
 namespace ppsim {
 namespace {
@@ -44,14 +45,19 @@ std::vector<CriticalStep> CriticalPath(const Timeline& t) {
     int next_d = -1, next_i = -1;
     if (start > 0) {
       for (OpId id : {slot.op, OpId{slot.overlapped}}) {
-        if (id == kNoOp || next_d >= 0) continue;
-        const OpId dep = DependencyOf(space, t.schedule.split_backward, id);
-        if (dep == kNoOp || !t.Has(dep)) continue;
-        const int a = space.At(dep).stage, b = space.At(id).stage;
-        const Tick latency = a == b ? 0 : t.problem.CommBetween(a, b);
-        if (t.end[dep] + latency == start) {
-          next_d = at[dep].device, next_i = at[dep].index;
-          step.via = CriticalStep::Via::kDependency;
+        if (id == kNoOp) continue;
+        // Every dependency placement gave it (slices, R), the chain's first.
+        OpId deps[3];
+        const int n = DependenciesOf(space, t.problem.slices, t.problem.recompute_at, id, deps);
+        for (int j = 0; j < n && next_d < 0; ++j) {
+          const OpId dep = deps[j];
+          if (!t.Has(dep)) continue;
+          const int a = space.At(dep).stage, b = space.At(id).stage;
+          const Tick latency = a == b ? 0 : t.problem.CommBetween(a, b);
+          if (t.end[dep] + latency == start) {
+            next_d = at[dep].device, next_i = at[dep].index;
+            step.via = CriticalStep::Via::kDependency;
+          }
         }
       }
       if (next_d < 0 && i > 0 && t.end[devices[d][i - 1].op] == start) {

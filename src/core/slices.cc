@@ -2,6 +2,8 @@
 
 #include <numeric>
 
+#include "ppsim/placement.h"
+
 namespace ppsim {
 
 std::vector<Tick> SliceWeights(const Problem& p) {
@@ -57,6 +59,19 @@ Error CheckSlices(const Problem& p) {
                         ": causal needs seq_len and hidden (the cost of slice k is 12·hidden·K + K + "
                         "seq_len·(2k+1), docs/semantics.md)");
   return Error::Ok();
+}
+
+int DependenciesOf(const OpSpace& space, int slices, RecomputeAt at, OpId id, OpId deps[3]) {
+  int n = 0;
+  if (const OpId chain = DependencyOf(space, false, id); chain != kNoOp) deps[n++] = chain;
+  const Op op = space.At(id);
+  const int k = op.microbatch % slices;
+  if (op.kind == OpKind::kF && k > 0) deps[n++] = space.Id(OpKind::kF, op.microbatch - 1, op.stage);
+  if (op.kind == OpKind::kB && k + 1 < slices) deps[n++] = space.Id(OpKind::kB, op.microbatch + 1, op.stage);
+  if (op.kind == OpKind::kB && space.recompute()) deps[n++] = space.Id(OpKind::kR, op.microbatch, op.stage);
+  if (op.kind == OpKind::kR && at == RecomputeAt::kBeforeB && !space.IsLastStage(op.stage))
+    deps[n++] = space.Id(OpKind::kB, op.microbatch, op.stage + 1);
+  return n;
 }
 
 std::string SliceOpName(const OpSpace& space, int slices, OpId id) {

@@ -40,22 +40,6 @@ struct Checker {
   std::string Name(const PlacedOp& op) const { return ppsim::Name(op, K); }
   OpId IdOf(const PlacedOp& op) const { return space.Id(op.kind, op.microbatch * K + op.slice, op.stage); }
 
-  // What `id` waits on, as Place does (docs/semantics.md): the chain's one
-  // dependency (DependencyOf), then a slice's same-stage one (slices.h),
-  // then R's (recompute.h). Writes at most 3 ids to `deps`; returns how many.
-  int DependenciesOf(OpId id, OpId deps[3]) const {
-    int n = 0;
-    if (const OpId chain = DependencyOf(space, split, id); chain != kNoOp) deps[n++] = chain;
-    const Op op = space.At(id);
-    const int k = op.microbatch % K;
-    if (op.kind == OpKind::kF && k > 0) deps[n++] = space.Id(OpKind::kF, op.microbatch - 1, op.stage);
-    if (op.kind == OpKind::kB && k + 1 < K) deps[n++] = space.Id(OpKind::kB, op.microbatch + 1, op.stage);
-    if (op.kind == OpKind::kB && recompute && index[space.Id(OpKind::kR, op.microbatch, op.stage)] >= 0)
-      deps[n++] = space.Id(OpKind::kR, op.microbatch, op.stage);
-    if (op.kind == OpKind::kR && in.recompute_at == RecomputeAt::kBeforeB && !space.IsLastStage(op.stage))
-      deps[n++] = space.Id(OpKind::kB, op.microbatch, op.stage + 1);
-    return n;
-  }
 
   // The cost the timeline declares for `op` (its "costs"), if it declares
   // one; an overlapped pair's is its compound cost, not checked here.
@@ -274,7 +258,7 @@ struct Checker {
         continue;
       ready[i] = free_before[i];
       OpId deps[3];
-      const int n = DependenciesOf(IdOf(op), deps);
+      const int n = DependenciesOf(space, K, in.recompute_at, IdOf(op), deps);  // as Place (slices.h)
       for (int j = 0; j < n && ready[i] >= 0; ++j) {
         if (index[deps[j]] < 0) continue;  // missing: reported by Shape()
         const PlacedOp& d = in.ops[index[deps[j]]];

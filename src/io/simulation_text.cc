@@ -9,6 +9,7 @@
 #include "ppsim/memory_bytes.h"
 #include "ppsim/metric_table.h"
 #include "ppsim/rational.h"
+#include "ppsim/slices.h"
 #include "ppsim/text_wrap.h"
 
 namespace ppsim::io {
@@ -21,7 +22,7 @@ std::string CriticalPathText(const Timeline& t) {
     const Tick start = t.Start(path[k].op);
     const Tick gap = k == 0 ? 0 : start - t.end[path[k - 1].op];
     s += k == 0 ? " " : gap > 0 ? " -(+" + std::to_string(gap) + ")-> " : " -> ";
-    s += OpName(op) + "(d" + std::to_string(t.problem.DeviceOf(op.stage)) + " " + std::to_string(start) + "-" +
+    s += SliceOpName(t.schedule.space, t.problem.slices, path[k].op) + "(d" + std::to_string(t.problem.DeviceOf(op.stage)) + " " + std::to_string(start) + "-" +
          std::to_string(t.end[path[k].op]) + ")";
   }
   return s + "\n";

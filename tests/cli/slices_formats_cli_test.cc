@@ -125,6 +125,14 @@ TEST(SlicesFormatsCli, ValidateChecksTheSliceDependencies) {
   EXPECT_THAT(u.err, HasSubstr("unknown: F0.2@s0 on device 0 is outside P=2, S=2, M=4, slices=2\n"));
 }
 
+TEST(SlicesFormatsCli, CriticalPathNamesSlices) {
+  auto run = RunPpsim("simulate -s seq1f1b -P 2 -M 2 --slices 2 --cost F=2,BW=2 --critical-path");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_THAT(run.out, HasSubstr("critical path (10 ops, tick 0 to 10): F0.0@s0(d0 0-1) -> F0.1@s0(d0 1-2) -> "
+                                 "F0.1@s1(d1 2-3) -> B0.1@s1(d1 3-4) -> B0.1@s0(d0 4-5) -> F1.1@s0(d0 5-6) -> "
+                                 "F1.1@s1(d1 6-7) -> B1.1@s1(d1 7-8) -> B1.0@s1(d1 8-9) -> B1.0@s0(d0 9-10)\n"));
+}
+
 TEST(SlicesFormatsCli, PytorchCsvRefusesAndTheTraceNamesSlices) {
   for (const char* format : {"pytorch-csv", "pytorch-comms-csv"}) {
     auto run = RunPpsim(std::string(kRun) + " --export " + format);

@@ -6,6 +6,7 @@
 #include "ppsim/generators.h"
 #include "ppsim/placement.h"
 #include "ppsim/simulate.h"
+#include "ppsim/slices.h"
 
 namespace ppsim {
 namespace {
@@ -31,11 +32,15 @@ void ExpectTightChain(const Timeline& t, const std::string& what) {
     bool ok = false;
     for (OpId id : {slot.op, OpId{slot.overlapped}}) {
       if (id == kNoOp) continue;
-      const OpId dep = DependencyOf(space, t.schedule.split_backward, id);
-      if (dep == kNoOp || at[dep] != at[prev]) continue;
-      const int a = space.At(dep).stage, b = space.At(id).stage;
-      const Tick latency = a == b ? 0 : t.problem.CommBetween(a, b);
-      ok = ok || t.Start(cur) == t.end[dep] + latency;
+      OpId deps[3];  // every dependency placement gave it: the chain's, a slice's, R's
+      const int n = DependenciesOf(space, t.problem.slices, t.problem.recompute_at, id, deps);
+      for (int j = 0; j < n; ++j) {
+        const OpId dep = deps[j];
+        if (!t.Has(dep) || at[dep] != at[prev]) continue;
+        const int a = space.At(dep).stage, b = space.At(id).stage;
+        const Tick latency = a == b ? 0 : t.problem.CommBetween(a, b);
+        ok = ok || t.Start(cur) == t.end[dep] + latency;
+      }
     }
     const bool device_hop = at[prev].first == at[cur].first && at[prev].second + 1 == at[cur].second &&
                             t.Start(cur) == t.end[prev];
@@ -78,6 +83,50 @@ TEST(CriticalPath, EveryScheduleOverAGridOfSizesCostsAndLatencies) {
     }
   }
   EXPECT_GT(checked, 50);
+}
+
+// With recompute before B, R(m,s) waits on B(m,s+1)'s gradient: the path
+// runs through those waits from tick 0 (it stopped at R7@s0, tick 41, when
+// it knew only one dependency per op).
+TEST(CriticalPath, RecomputeRunsThroughRsWaitOnTheGradient) {
+  Problem p;
+  p.M = 8;
+  p.costs.f = {1};
+  p.costs.bw = {2};
+  p.recompute = RecomputeMode::kFull;
+  Result<Timeline> t = Simulate("1f1b", p);
+  ASSERT_TRUE(t.ok()) << t.error().Text();
+  EXPECT_EQ(t->makespan, 44);
+  ExpectTightChain(*t, "1f1b recompute full");
+  const std::vector<CriticalStep> path = CriticalPath(*t);
+  EXPECT_EQ(path.size(), 33u);
+  const OpSpace& space = t->schedule.space;
+  const size_t last = path.size() - 1;
+  EXPECT_EQ(OpName(space.At(path[last - 1].op)), "R7@s0");
+  EXPECT_EQ(OpName(space.At(path[last - 2].op)), "B7@s1");  // R7@s0 starts when B7@s1's gradient arrives
+  EXPECT_EQ(path[last - 1].via, CriticalStep::Via::kDependency);
+  p.recompute_at = RecomputeAt::kEarly;
+  Result<Timeline> early = Simulate("1f1b", p);
+  ASSERT_TRUE(early.ok());
+  EXPECT_EQ(early->makespan, 41);
+  ExpectTightChain(*early, "1f1b recompute early");
+}
+
+// Sequence slices: F(m,k,s) after F(m,k-1,s), B(m,k,s) after B(m,k+1,s).
+TEST(CriticalPath, SlicedRunsReachTickZero) {
+  for (int K : {2, 3, 4}) {
+    for (Tick comm : {0, 1}) {
+      Problem p;
+      p.slices = K;
+      p.M = 5;
+      p.comm = comm;
+      p.costs.f = {1};
+      p.costs.bw = {2};
+      Result<Timeline> t = Simulate("seq1f1b", p);
+      ASSERT_TRUE(t.ok()) << t.error().Text();
+      ExpectTightChain(*t, "seq1f1b K=" + std::to_string(K) + " comm=" + std::to_string(comm));
+    }
+  }
 }
 
 TEST(CriticalPath, IndicesPointIntoOps) {
