@@ -168,9 +168,15 @@ std::string Torchtitan(const Model& m, const ModelSplit& s, int P, int M) {
   return out;
 }
 
+// Megatron's layout string has one placement: its i-th stage on rank i mod
+// P, data through the stages in string order (the loop). A V-shaped split
+// (stage P on rank P - 1) has no string: one with the same layers per
+// (rank, vp stage) would run them in loop order, another schedule.
 std::string Megatron(const Model& m, const ModelSplit& s, int P) {
   if (s.placement != Placement::kLoop)
-    return "none: Megatron places stage i on rank i mod P, and this split is V-shaped";
+    return "none: a layout string runs its i-th stage on rank i mod P with data in string order (loop), and this "
+           "split is V-shaped (stage " + std::to_string(P) + " on rank " + std::to_string(P - 1) +
+           "), so no string places it; torchtitan's V schedule or the PyTorch CSV below run it";
   Result<LayoutReport> r = MakeLayoutReport(LayoutOf(m, s), {.P = P});
   if (!r) return "none: " + r.error().Text();
   return r->megatron_flags;
@@ -210,7 +216,10 @@ std::string Text(const SplitReport& r, const SplitSearchOptions& o) {
   for (const SplitRow& row : r.rows) {
     const std::string vs = !row.fits ? "does not fit"
                                      : (row.makespan == ms ? "=" : "+" + std::to_string(row.makespan - ms));
-    t += "| " + row.name + (row.layout.empty() ? "" : " `" + row.layout + "`") + " | " + Counts(row.split.decoder) +
+    const std::string layout = !row.layout.empty()                        ? " `" + row.layout + "`"
+                               : row.split.placement == Placement::kLoop ? ""
+                                                                         : ", no layout string (V placement)";
+    t += "| " + row.name + layout + " | " + Counts(row.split.decoder) +
          " | " + (row.fits ? std::to_string(row.makespan) : "-") + " | " + vs + " | " +
          std::to_string(row.fits ? row.peak_bytes : row.minimum_bytes) + (row.fits ? "" : " needed") + " |\n";
   }

@@ -112,6 +112,29 @@ TEST(SplitSearchCli, AnEmptyStageSplitIsFoundAndWrittenAsALayout) {
   for (size_t i = 1; i < j["compared"].size(); ++i) EXPECT_FALSE(j["compared"][i]["fits"].get<bool>());
 }
 
+// A V-shaped split has no Megatron layout string (a string runs its stages
+// in loop order): the search says so in one line and writes none, while
+// torchtitan's fragment and the CSV still run it.
+TEST(SplitSearchCli, AVShapedSplitHasNoLayoutStringAndSaysWhy) {
+  const ModelFile model(kSmall);
+  const std::string args = "search --model " + model.path() + " -P 2 -M 4 --memory-limit 1MiB --placement vshape";
+  auto run = RunPpsim(args + " --json");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const nlohmann::json j = nlohmann::json::parse(run.out);
+  EXPECT_EQ(j["placement"], "vshape");
+  EXPECT_EQ(j["compared"][0]["layout"], "");
+  const std::string why =
+      "none: a layout string runs its i-th stage on rank i mod P with data in string order (loop), and this split "
+      "is V-shaped (stage 2 on rank 1), so no string places it; torchtitan's V schedule or the PyTorch CSV below "
+      "run it";
+  EXPECT_EQ(j["megatron"], why);
+  EXPECT_NE(j["torchtitan"].get<std::string>().find("ZBVZeroBubble"), std::string::npos);
+  auto text = RunPpsim(args);
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_NE(text.out.find("\nmegatron: " + why + "\n"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("| found (v-shape), no layout string (V placement) | "), std::string::npos) << text.out;
+}
+
 TEST(SplitSearchCli, DeepSeekExampleGivesALayoutMegatronAndPpsimRead) {
   auto run = RunPpsim(
       "search --model " PPSIM_SOURCE_DIR

@@ -50,7 +50,7 @@ struct SplitRow {
 struct SplitReport {
   SplitSearchResult result;
   std::vector<SplitRow> rows;   // found first, then even and Megatron's
-  std::string megatron;         // flags that run the found split, or why none
+  std::string megatron;         // flags that run the found split, or "none: " and why (a V split has no string)
   std::string torchtitan;       // a TOML [parallelism] fragment, or why none
   std::string pytorch_csv;      // the found schedule, as PyTorch's _dump_csv writes it
   std::string text;             // what `ppsim search --model` prints
