@@ -33,6 +33,17 @@ enum class JsonForm : std::uint8_t {
   kDouble,   // written as the nearest double (0.5, 0.3333333333333333, 14.0)
 };
 
+// Which summaries show a metric: a bitmask of these, the table's
+// shown_in column. Every summary lists the metrics it shows in the table's
+// order; --json, `compare` and claims list every metric whatever the column.
+enum ShownIn : unsigned {
+  kSimulateLine = 1,     // `ppsim simulate`'s summary: its line of whole-run values
+  kSimulateComms = 2,    // its communication line, with each device's value (runs that model communication)
+  kHtmlPage = 4,         // an HTML page's numbers table, a column each
+  kHtmlPageCluster = 8,  // its columns after those, when the gauge shows the cluster
+  kNotebook = 16,        // Python's table in a notebook (_repr_html_), a per-device metric with its devices' row
+};
+
 struct MetricInfo {
   const char* name;  // "makespan": the claim's function, `compare`'s row
   const char* doc;   // one line, for docs/claims.md
@@ -43,6 +54,8 @@ struct MetricInfo {
   const char* json_key;
   const char* json_per_device_key;
   JsonForm json_form;
+  unsigned shown_in;    // which summaries show it (ShownIn bits; 0: none)
+  const char* heading;  // a summary table's column heading in words ("bubble ratio"); nullptr: the name
   // The value of a run (its metrics and its problem, as simulated) for the
   // whole run (device = -1) or one device (REQUIRES: per_device, 0 <= device
   // < P). nullopt iff it does not fit exact 64-bit arithmetic.
@@ -65,6 +78,10 @@ const std::vector<MetricInfo>& MetricTable();
 bool MetricApplies(const MetricInfo& metric, const Metrics& metrics);
 // The row named `name`, or nullptr.
 const MetricInfo* FindMetric(std::string_view name);
+// The metrics `summary` (one ShownIn bit) shows, in the table's order.
+std::vector<const MetricInfo*> MetricsShownIn(ShownIn summary);
+// A metric's column heading: its heading, or its name.
+const char* MetricHeading(const MetricInfo& metric);
 // "makespan, busy, idle, ...": every name, for messages.
 std::string MetricNames();
 // docs/claims.md's list: one Markdown bullet a metric.

@@ -4,7 +4,6 @@
 #include <cstdio>
 #include <optional>
 #include <string>
-#include <string_view>
 
 #include "errors.h"
 #include "ppsim/metric_table.h"
@@ -77,18 +76,19 @@ std::string RunsHtmlTable(const std::vector<render::RunInput>& runs) {
   row("P, M, v", [](const Timeline& t, const Metrics&) {
     return std::to_string(t.problem.P) + ", " + std::to_string(t.problem.M) + ", " + std::to_string(t.problem.v);
   });
-  // Every metric of the table (metric_table.h) but peak_sets, printed the one
-  // way, and a per-device metric's devices in a row of their own.
+  // The metrics the table shows in a notebook (metric_table.h's shown_in),
+  // printed the one way, and a per-device metric's devices in a row of their
+  // own.
   auto text = [](const std::optional<Rational>& v) { return v ? v->ToText() : std::string("-"); };
-  for (const MetricInfo& metric : MetricTable()) {
-    if (std::string_view(metric.name) == "peak_sets") continue;
-    if (std::none_of(runs.begin(), runs.end(), [&](const render::RunInput& r) { return MetricApplies(metric, *r.metrics); }))
+  for (const MetricInfo* metric : MetricsShownIn(kNotebook)) {
+    if (std::none_of(runs.begin(), runs.end(),
+                     [&](const render::RunInput& r) { return MetricApplies(*metric, *r.metrics); }))
       continue;
-    row(metric.name, [&](const Timeline& t, const Metrics& m) { return text(metric.value(m, t.problem, -1)); });
-    if (!metric.per_device) continue;
-    row(std::string(metric.name) + " per device", [&](const Timeline& t, const Metrics& m) {
+    row(metric->name, [&](const Timeline& t, const Metrics& m) { return text(metric->value(m, t.problem, -1)); });
+    if (!metric->per_device) continue;
+    row(std::string(metric->name) + " per device", [&](const Timeline& t, const Metrics& m) {
       std::string s;
-      for (int d = 0; d < t.problem.P; ++d) s += (d > 0 ? " " : "") + text(metric.value(m, t.problem, d));
+      for (int d = 0; d < t.problem.P; ++d) s += (d > 0 ? " " : "") + text(metric->value(m, t.problem, d));
       return s;
     });
   }

@@ -37,47 +37,53 @@ const std::vector<MetricInfo>& Table() {
   using enum JsonForm;
   static const std::vector<MetricInfo> table = {
       {"makespan", "last end − 0, in ticks", false, "makespan", nullptr, kInteger,
+       kSimulateLine | kHtmlPage | kNotebook, nullptr,
        [](const Metrics& m, const Problem&, int) { return Whole(m.makespan); }},
       {"busy", "sum of op durations (an overlapped pair counts once)", false, "busy", nullptr, kInteger,
+       kSimulateLine | kHtmlPage | kNotebook, nullptr,
        [](const Metrics& m, const Problem&, int) { return Whole(m.busy); }},
       {"idle", "P·makespan − busy: the bubble in device-ticks", false, "idle", nullptr, kInteger,
+       kSimulateLine | kHtmlPage | kNotebook, nullptr,
        [](const Metrics& m, const Problem&, int) { return Whole(m.idle); }},
-      {"bubble_ratio", "idle / busy: (P−1)/M for GPipe and 1F1B at unit cost", false, "bubble_ratio", nullptr,
-       kDouble, [](const Metrics& m, const Problem&, int) { return Quotient(m.idle, m.busy); }},
+      {"bubble_ratio", "idle / busy: (P−1)/M for GPipe and 1F1B at unit cost", false, "bubble_ratio", nullptr, kDouble,
+       kSimulateLine | kHtmlPage | kNotebook, "bubble ratio",
+       [](const Metrics& m, const Problem&, int) { return Quotient(m.idle, m.busy); }},
       {"bubble_fraction", "idle / (P·makespan): the share of device-ticks idle", false, "bubble_fraction", nullptr,
-       kDouble,
+       kDouble, kSimulateLine | kNotebook, nullptr,
        [](const Metrics& m, const Problem& p, int) {
          const auto slots = Rational(p.P).Mul(m.makespan);
          return slots ? Quotient(m.idle, slots->num()) : std::nullopt;
        }},
       {"bubble_rate_span",
        "the Zero Bubble paper's rate: (the longest device span − that device's busy time) / that span", false,
-       "bubble_rate_span", nullptr, kDouble,
+       "bubble_rate_span", nullptr, kDouble, kNotebook, nullptr,
        [](const Metrics& m, const Problem&, int) {
          if (m.span_per_device.empty()) return Whole(0);
          const int d = WidestDevice(m);
          return Quotient(m.span_per_device[d] - m.busy_per_device[d], m.span_per_device[d]);
        }},
       {"max_span_idle", "the largest idle time inside one device's span: the Zero Bubble paper's bubble", false,
-       "max_span_idle", nullptr, kInteger, [](const Metrics& m, const Problem&, int) { return Whole(m.max_span_idle); }},
+       "max_span_idle", nullptr, kInteger, kNotebook, nullptr,
+       [](const Metrics& m, const Problem&, int) { return Whole(m.max_span_idle); }},
       {"max_device_idle", "the largest idle time of one device over the makespan: DualPipe's bubble", false,
-       "max_device_idle", nullptr, kInteger,
+       "max_device_idle", nullptr, kInteger, kNotebook, nullptr,
        [](const Metrics& m, const Problem&, int) { return Whole(m.max_device_idle); }},
-      {"transfers", "dependencies that cross devices", false, "transfers", nullptr, kInteger,
-       [](const Metrics& m, const Problem&, int) { return Whole(m.transfers); }},
+      {"transfers", "dependencies that cross devices", false, "transfers", nullptr, kInteger, kSimulateLine | kNotebook,
+       nullptr, [](const Metrics& m, const Problem&, int) { return Whole(m.transfers); }},
       {"peak", "activations held at the peak, in stage-sets (a chunk's set counts 1/v); peak(X, d): device d's", true,
-       "peak_stage_sets", nullptr, kDouble,
+       "peak_stage_sets", nullptr, kDouble, kHtmlPageCluster | kNotebook, "all devices (stage-sets)",
        [](const Metrics& m, const Problem& p, int d) { return Rational::Of(Sets(m, d), ChunksPerStage(p)); }},
       {"peak_sets", "the same peak as a count of chunk sets, as JSON's peak_activations", true, "peak_activations",
-       "peak_activations_per_device", kInteger,
+       "peak_activations_per_device", kInteger, 0, nullptr,
        [](const Metrics& m, const Problem&, int d) { return Whole(Sets(m, d)); }},
       {"device_peak",
        "what must fit on one device: the fullest device's peak in stage-sets, counted the allocator's way (from "
        "the start of F to the end of its B or W, whatever hold says); device_peak(X, d): device d's",
-       true, "device_peak_stage_sets", nullptr, kDouble,
+       true, "device_peak_stage_sets", nullptr, kDouble, kHtmlPage | kNotebook, "fullest device (stage-sets)",
        [](const Metrics& m, const Problem& p, int d) -> std::optional<Rational> {
          std::int64_t most = 0;
-         if (d >= 0) most = m.resident_peak_per_device.at(d);
+         if (d >= 0)
+           most = m.resident_peak_per_device.at(d);
          else
            for (std::int64_t v : m.resident_peak_per_device) most = std::max(most, v);
          return Rational::Of(most, ChunksPerStage(p));
@@ -87,19 +93,19 @@ const std::vector<MetricInfo>& Table() {
       {"comm_time",
        "with communication modelled: the transfers' durations, each once; comm_time(X, d): those device d sends or "
        "receives",
-       true, "comm_time", "comm_time_per_device", kInteger,
+       true, "comm_time", "comm_time_per_device", kInteger, kSimulateComms | kNotebook, nullptr,
        [](const Metrics& m, const Problem&, int d) {
          return Whole(d < 0 ? m.comm_time : m.comm_time_per_device.empty() ? 0 : m.comm_time_per_device.at(d));
        }},
       {"exposed_comm",
        "with communication modelled: ticks the compute streams wait on a transfer or collective after its producer "
        "ended, summed; exposed_comm(X, d): device d's",
-       true, "exposed_comm", "exposed_comm_per_device", kInteger,
+       true, "exposed_comm", "exposed_comm_per_device", kInteger, kSimulateComms | kNotebook, nullptr,
        [](const Metrics& m, const Problem&, int d) { return Whole(PerDeviceOrSum(m.exposed_comm_per_device, d)); }},
       {"peak_send_bytes",
        "with communication modelled: the most bytes of send buffers one device holds at once; peak_send_bytes(X, d): "
        "device d's",
-       true, "peak_send_bytes", "peak_send_bytes_per_device", kInteger,
+       true, "peak_send_bytes", "peak_send_bytes_per_device", kInteger, kSimulateComms | kNotebook, nullptr,
        [](const Metrics& m, const Problem&, int d) -> std::optional<Rational> {
          std::int64_t most = 0;
          if (d >= 0) return Whole(m.peak_send_bytes_per_device.empty() ? 0 : m.peak_send_bytes_per_device.at(d));
@@ -107,13 +113,13 @@ const std::vector<MetricInfo>& Table() {
          return Whole(most);
        }},
       {"link_utilisation", "with communication modelled: the busiest directed link's busy time / makespan", false,
-       "link_utilisation", nullptr, kDouble,
+       "link_utilisation", nullptr, kDouble, kSimulateComms | kNotebook, nullptr,
        [](const Metrics& m, const Problem&, int) { return Quotient(m.busiest_link, m.makespan); }},
       // Recompute as an op (recompute.h): written and compared only for runs
       // with recompute (MetricApplies); 0 for a run without.
       {"recompute_time",
        "with recompute: the R ops' durations, summed (part of busy); recompute_time(X, d): device d's", true,
-       "recompute_time", "recompute_time_per_device", kInteger,
+       "recompute_time", "recompute_time_per_device", kInteger, kNotebook, nullptr,
        [](const Metrics& m, const Problem&, int d) { return Whole(PerDeviceOrSum(m.recompute_time_per_device, d)); }},
   };
   return table;
@@ -144,6 +150,15 @@ const MetricInfo* FindMetric(std::string_view name) {
     if (name == m.name) return &m;
   return nullptr;
 }
+
+std::vector<const MetricInfo*> MetricsShownIn(ShownIn summary) {
+  std::vector<const MetricInfo*> out;
+  for (const MetricInfo& m : Table())
+    if ((m.shown_in & summary) != 0) out.push_back(&m);
+  return out;
+}
+
+const char* MetricHeading(const MetricInfo& metric) { return metric.heading != nullptr ? metric.heading : metric.name; }
 
 std::string MetricNames() {
   std::string s;

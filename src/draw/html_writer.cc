@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstdio>
 #include <optional>
+#include <string>
+#include <vector>
 
 #include "color_util.h"
 #include "svg_items.h"
@@ -145,8 +147,8 @@ p { overflow-wrap: anywhere; }
 )CSS";
 
 // A metric of the run, printed the one way (metric_table.h): "18", "1/3 (0.3333)".
-std::string Metric(const RunSummary& r, const char* name) {
-  const std::optional<Rational> v = FindMetric(name)->value(r.metrics, r.problem, -1);
+std::string Metric(const RunSummary& r, const MetricInfo& metric) {
+  const std::optional<Rational> v = metric.value(r.metrics, r.problem, -1);
   return v ? v->ToText() : "-";
 }
 
@@ -251,17 +253,18 @@ std::string WriteHtml(const DisplayList& list, const Pacing& pacing, Tick open_a
     out += phone;
   }
   out += "</div>\n";
-  // What must fit on one device always; the cluster's peak beside it when
-  // the gauge shows the cluster.
-  const bool cluster = list.gauge == GaugeMode::kCluster;
-  out += "<div class=\"numbers\"><table>\n<tr><th>run</th><th>makespan</th><th>busy</th><th>idle</th><th>bubble ratio</th>"
-         "<th>fullest device (stage-sets)</th>" +
-         std::string(cluster ? "<th>all devices (stage-sets)</th>" : "") + "<th>P</th><th>M</th><th>v</th></tr>\n";
+  // The metric table's columns for the page (shown_in), among them what must
+  // fit on one device; the cluster's peak after them when the gauge shows the
+  // cluster.
+  std::vector<const MetricInfo*> columns = MetricsShownIn(kHtmlPage);
+  if (list.gauge == GaugeMode::kCluster)
+    for (const MetricInfo* metric : MetricsShownIn(kHtmlPageCluster)) columns.push_back(metric);
+  out += "<div class=\"numbers\"><table>\n<tr><th>run</th>";
+  for (const MetricInfo* metric : columns) out += "<th>" + std::string(MetricHeading(*metric)) + "</th>";
+  out += "<th>P</th><th>M</th><th>v</th></tr>\n";
   for (const RunSummary& r : list.runs) {
     out += "<tr><td>" + XmlEscape(r.name) + "</td>";
-    for (const char* metric : {"makespan", "busy", "idle", "bubble_ratio", "device_peak"})
-      out += "<td>" + Metric(r, metric) + "</td>";
-    if (cluster) out += "<td>" + Metric(r, "peak") + "</td>";
+    for (const MetricInfo* metric : columns) out += "<td>" + Metric(r, *metric) + "</td>";
     for (const int shape : {r.problem.P, r.problem.M, r.problem.v}) out += "<td>" + std::to_string(shape) + "</td>";
     out += "</tr>\n";
   }

@@ -30,21 +30,32 @@ std::string CriticalPathText(const Timeline& t) {
 
 namespace {
 
+// The metrics `summary` shows (the metric table's shown_in column) that
+// apply to the run, on one line two spaces apart, each printed the one way
+// (metric_table.h), a per-device one with its devices' values:
+// "comm_time 6 (per device 2 4 4 2)".
+std::string MetricLine(const Timeline& t, const Metrics& m, ShownIn summary) {
+  std::string s;
+  for (const MetricInfo* metric : MetricsShownIn(summary)) {
+    if (!MetricApplies(*metric, m)) continue;
+    auto value = [&](int d) { return metric->value(m, t.problem, d)->ToText(); };
+    s += (s.empty() ? "" : "  ") + std::string(metric->name) + " " + value(-1);
+    if (!metric->per_device) continue;
+    s += " (per device";
+    for (int d = 0; d < t.problem.P; ++d) s += " " + value(d);
+    s += ")";
+  }
+  return s + "\n";
+}
+
 // With communication as ops (docs/comms.md): the rule, the link, and what
-// it cost, from the metric table.
+// it cost.
 std::string CommLines(const Timeline& t, const Metrics& m) {
   const CommModel& c = t.problem.comms;
-  std::string s = "comms " + std::string(CommOrderName(c.order)) + ": link latency " + std::to_string(c.latency) +
-                  " ticks, " + (c.bandwidth > 0 ? std::to_string(c.bandwidth) + " bytes a unit" : "no size term") +
-                  ", " + (c.concurrency == 0 ? std::string("any number") : std::to_string(c.concurrency)) +
-                  " RECV in flight a device\n";
-  auto value = [&](const char* name, int d) { return FindMetric(name)->value(m, t.problem, d)->ToText(); };
-  for (const char* name : {"comm_time", "exposed_comm", "peak_send_bytes"}) {
-    s += std::string(name) + " " + value(name, -1) + " (per device";
-    for (int d = 0; d < t.problem.P; ++d) s += " " + value(name, d);
-    s += ")  ";
-  }
-  return s + "link_utilisation " + value("link_utilisation", -1) + "\n";
+  return "comms " + std::string(CommOrderName(c.order)) + ": link latency " + std::to_string(c.latency) + " ticks, " +
+         (c.bandwidth > 0 ? std::to_string(c.bandwidth) + " bytes a unit" : "no size term") + ", " +
+         (c.concurrency == 0 ? std::string("any number") : std::to_string(c.concurrency)) +
+         " RECV in flight a device\n" + MetricLine(t, m, kSimulateComms);
 }
 
 // The summary's lines, unwrapped.
@@ -55,9 +66,7 @@ std::string SummaryLines(const Timeline& t, const Metrics& m) {
                 t.problem.M, t.problem.v, static_cast<long long>(t.problem.comm));
   s += line;
   s += CostBasisText(t.problem) + "; " + TickScaleText(t.problem) + "\n";  // which units the ticks are in
-  // The metric table's values, printed the one way (metric_table.h).
-  for (const char* name : {"makespan", "busy", "idle", "bubble_ratio", "bubble_fraction", "transfers"})
-    s += std::string(name) + " " + FindMetric(name)->value(m, t.problem, -1)->ToText() + (name[0] == 't' ? "\n" : "  ");
+  s += MetricLine(t, m, kSimulateLine);
   s += "peak activations (" + HoldModeName(t.problem.hold) + "): " + std::to_string(m.activations.peak) +
        " cluster-wide; per device";
   for (auto v : m.activations.peak_per_device) s += " " + std::to_string(v);
