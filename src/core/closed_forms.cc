@@ -1,5 +1,8 @@
 #include "ppsim/closed_forms.h"
 
+#include <cstdlib>
+#include <utility>
+
 #include "uniform_cost.h"
 #include "ppsim/generators.h"
 
@@ -14,13 +17,16 @@ Prediction Predict(std::string_view schedule, const Problem& p) {
   return g->predict(p);
 }
 
-std::vector<PredictedMetric> PredictedMetrics(const Prediction& p) {
-  std::vector<PredictedMetric> out;
-  if (p.makespan) out.push_back({"makespan", p.makespan_formula, Rational(*p.makespan)});
-  if (p.bubble_ratio) out.push_back({"bubble_ratio", p.bubble_formula, *p.bubble_ratio});
-  if (p.span_idle) out.push_back({"max_span_idle", p.span_idle_formula, Rational(*p.span_idle)});
-  if (p.device_idle) out.push_back({"max_device_idle", p.device_idle_formula, Rational(*p.device_idle)});
-  return out;
+void Prediction::Add(std::string_view metric, std::string formula, std::optional<Rational> value) {
+  const MetricInfo* row = FindMetric(metric);
+  if (row == nullptr || Find(metric) != nullptr) std::abort();  // a schedule's predictor is wrong: see REQUIRES
+  if (value) forms.push_back({row, std::move(formula), *value});
+}
+
+const PredictedMetric* Prediction::Find(std::string_view metric) const {
+  for (const PredictedMetric& form : forms)
+    if (metric == form.metric->name) return &form;
+  return nullptr;
 }
 
 }  // namespace ppsim

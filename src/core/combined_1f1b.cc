@@ -48,10 +48,8 @@ Prediction PredictCombined1F1B(const Problem& p) {
   if (!p.costs.fb.empty()) return out;
   const Tick fb = p.costs.f[0] + p.costs.b[0];
   const std::int64_t chunks = std::int64_t{p.v} * p.M;
-  out.makespan = (chunks + p.P - 1) * fb;
-  out.makespan_formula = "(vM+P-1)(F+B+W) per chunk";
-  out.bubble_ratio = Rational::Of(p.P - 1, chunks);
-  out.bubble_formula = "(P-1)/(vM)";
+  out.Add("makespan", "(vM+P-1)(F+B+W) per chunk", Rational((chunks + p.P - 1) * fb));
+  out.Add("bubble_ratio", "(P-1)/(vM)", Rational::Of(p.P - 1, chunks));
   if (p.hold != HoldMode::kResident) return out;
   const int group = MegatronGroup(p);
   std::vector<std::int64_t> peaks(p.P);

@@ -16,8 +16,7 @@ Prediction PredictDualPipeIdle(const Problem& p, int pairs, const char* formula)
   const auto bw = p.costs.bw.empty() ? std::optional<Tick>(b + *w) : Uniform(p.costs.bw);
   const auto pair = p.costs.fb.empty() ? (bw ? std::optional<Tick>(f + *bw) : std::nullopt) : fb;
   if (!pair || !bw || b != f || *bw != b + *w || *pair < f + *w || *pair > f + *bw) return out;
-  out.device_idle = std::int64_t{pairs - 1} * (*pair + *bw - 3 * *w);
-  out.device_idle_formula = formula;
+  out.Add("max_device_idle", formula, Rational(std::int64_t{pairs - 1} * (*pair + *bw - 3 * *w)));
   return out;
 }
 

@@ -5,10 +5,8 @@ namespace ppsim {
 Prediction FillDrainPrediction(const Problem& p) {
   Prediction out;
   const Tick fb = p.costs.f[0] + p.costs.b[0];
-  out.makespan = (p.M + p.P - 1) * fb;
-  out.makespan_formula = "(M+P-1)(F+B+W)";
-  out.bubble_ratio = Rational::Of(p.P - 1, p.M);
-  out.bubble_formula = "(P-1)/M";
+  out.Add("makespan", "(M+P-1)(F+B+W)", Rational((p.M + p.P - 1) * fb));
+  out.Add("bubble_ratio", "(P-1)/M", Rational::Of(p.P - 1, p.M));
   return out;
 }
 

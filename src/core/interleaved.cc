@@ -26,10 +26,8 @@ Prediction PredictInterleaved(const Problem& p) {
   Prediction out;
   if (Group(p) < p.P) return out;
   const Tick fb = p.costs.f[0] + p.costs.b[0];
-  out.makespan = (std::int64_t{p.v} * p.M + p.P - 1) * fb;
-  out.makespan_formula = "(vM+P-1)(F+B+W) per chunk";
-  out.bubble_ratio = Rational::Of(p.P - 1, std::int64_t{p.v} * p.M);
-  out.bubble_formula = "(P-1)/(vM)";
+  out.Add("makespan", "(vM+P-1)(F+B+W) per chunk", Rational((std::int64_t{p.v} * p.M + p.P - 1) * fb));
+  out.Add("bubble_ratio", "(P-1)/(vM)", Rational::Of(p.P - 1, std::int64_t{p.v} * p.M));
   return out;
 }
 

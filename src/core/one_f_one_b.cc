@@ -40,8 +40,7 @@ Prediction Predict1F1B(const Problem& p) {
   out.peak_per_device = peaks;
   out.peak_formula = held ? "min(P-d, M) (0 on the last device)" : "min(P-d, M)";
   if (p.M >= 2 * p.P - 1) {
-    out.span_idle = std::int64_t{p.P - 1} * fb;
-    out.span_idle_formula = "(P-1)(F+B+W)";
+    out.Add("max_span_idle", "(P-1)(F+B+W)", Rational(std::int64_t{p.P - 1} * fb));
   }
   return out;
 }

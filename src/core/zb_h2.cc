@@ -69,8 +69,7 @@ Prediction PredictZBH2(const Problem& p) {
   const Tick f = p.costs.f[0], b = p.costs.b[0];
   const auto w = Uniform(p.costs.w);
   if (!w || *w > f || p.M < 2 * p.P - 1 || f + b < 2 * *w) return out;
-  out.span_idle = std::int64_t{p.P - 1} * (f + b - 2 * *w);
-  out.span_idle_formula = "(P-1)(F+B-2W)";
+  out.Add("max_span_idle", "(P-1)(F+B-2W)", Rational(std::int64_t{p.P - 1} * (f + b - 2 * *w)));
   return out;
 }
 

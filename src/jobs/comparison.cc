@@ -43,12 +43,10 @@ std::string Value(const Row& r, const MetricInfo& metric, int device) {
 // The closed form that predicts a run's metric, beside the measured value:
 // "  (P-1)/M = 1/2 (0.5000) ✓"; "" when none applies.
 std::string Beside(const Row& r, std::string_view name) {
-  for (const PredictedMetric& form : PredictedMetrics(r.prediction)) {
-    if (name != form.metric) continue;
-    const std::optional<Rational> measured = FindMetric(name)->value(r.metrics, r.timeline.problem, -1);
-    return "  " + form.formula + " = " + form.value.ToText() + " " + Check(measured == form.value);
-  }
-  return "";
+  const PredictedMetric* form = r.prediction.Find(name);
+  if (form == nullptr) return "";
+  const std::optional<Rational> measured = form->metric->value(r.metrics, r.timeline.problem, -1);
+  return "  " + form->formula + " = " + form->value.ToText() + " " + Check(measured == form->value);
 }
 
 // The closed form of each device's peak in chunk sets (peak_sets), or of the
@@ -137,8 +135,8 @@ std::string ComparisonJson(const std::vector<ComparedRun>& rows) {
     nlohmann::json pred = nlohmann::json::object();
     // Each form under its metric's JSON key, its number in the metric's own
     // JSON form (bubble_ratio a double, as it is measured).
-    for (const PredictedMetric& form : PredictedMetrics(r.prediction)) {
-      const MetricInfo& metric = *FindMetric(form.metric);
+    for (const PredictedMetric& form : r.prediction.forms) {
+      const MetricInfo& metric = *form.metric;
       nlohmann::json value = form.value.ToDouble();
       if (metric.json_form == JsonForm::kInteger) value = form.value.num();
       pred[metric.json_key] = {{"formula", form.formula}, {"value", value}};

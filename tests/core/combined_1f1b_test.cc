@@ -129,10 +129,10 @@ TEST(Combined1F1B, ClosedFormsHoldForEveryAcceptedGroup) {
         ASSERT_TRUE(t.ok()) << Label(p) << ": " << t.error().message;
         const Metrics m = Measure(*t);
         const Prediction pred = Predict("combined-1f1b", t->problem);
-        ASSERT_TRUE(pred.makespan && pred.bubble_ratio && pred.peak_per_device) << Label(p);
+        ASSERT_TRUE(pred.Find("makespan") && pred.Find("bubble_ratio") && pred.peak_per_device) << Label(p);
         EXPECT_EQ(m.makespan, (p.v * p.M + p.P - 1) * (F + B)) << Label(p) << " F=" << F << " B=" << B;
-        EXPECT_EQ(m.makespan, *pred.makespan) << Label(p);
-        EXPECT_EQ(Rational::Of(m.idle, m.busy), pred.bubble_ratio) << Label(p);
+        EXPECT_EQ(Rational(m.makespan), pred.Find("makespan")->value) << Label(p);
+        EXPECT_EQ(Rational::Of(m.idle, m.busy), pred.Find("bubble_ratio")->value) << Label(p);
         EXPECT_EQ(m.activations.peak_per_device, *pred.peak_per_device) << Label(p) << " F=" << F << " B=" << B;
       }
   });

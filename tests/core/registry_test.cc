@@ -29,16 +29,25 @@ TEST(Registry, EveryScheduleHasOneUniqueNameADescriptionAndAGenerator) {
 
 std::string Describe(const Prediction& p) {
   std::string out;
-  if (p.makespan) out += " makespan=" + std::to_string(*p.makespan) + " " + p.makespan_formula;
-  if (p.bubble_ratio) out += " bubble=" + p.bubble_ratio->ToString() + " " + p.bubble_formula;
+  // The form of the metric named `metric`, if any, as " label=value formula".
+  size_t described = 0;
+  auto form = [&](const char* metric, const char* label) {
+    const PredictedMetric* f = p.Find(metric);
+    if (f == nullptr) return;
+    out += std::string(" ") + label + "=" + f->value.ToString() + " " + f->formula;
+    ++described;
+  };
+  form("makespan", "makespan");
+  form("bubble_ratio", "bubble");
   if (p.peak_per_device) {
     out += " peak=";
     for (std::int64_t x : *p.peak_per_device) out += std::to_string(x) + ",";
     out += " " + p.peak_formula;
   }
   if (p.peak_max) out += " peak_max=" + std::to_string(*p.peak_max) + " " + p.peak_max_formula;
-  if (p.span_idle) out += " span_idle=" + std::to_string(*p.span_idle) + " " + p.span_idle_formula;
-  if (p.device_idle) out += " device_idle=" + std::to_string(*p.device_idle) + " " + p.device_idle_formula;
+  form("max_span_idle", "span_idle");
+  form("max_device_idle", "device_idle");
+  if (described != p.forms.size()) out += " and forms of other metrics";
   return out;
 }
 

@@ -197,12 +197,12 @@ TEST(ZooClosedForms, PredictionsMatchWhereGiven) {
               ASSERT_TRUE(t.ok());
               const Metrics m = Measure(*t);
               const Prediction pr = Predict(name, t->problem);
-              if (pr.span_idle) {
-                EXPECT_EQ(*pr.span_idle, m.max_span_idle) << Label(name, p);
+              if (const PredictedMetric* form = pr.Find("max_span_idle")) {
+                EXPECT_EQ(form->value, Rational(m.max_span_idle)) << Label(name, p);
                 ++predicted;
               }
-              if (pr.device_idle) {
-                EXPECT_EQ(*pr.device_idle, m.max_device_idle) << Label(name, p);
+              if (const PredictedMetric* form = pr.Find("max_device_idle")) {
+                EXPECT_EQ(form->value, Rational(m.max_device_idle)) << Label(name, p);
                 ++predicted;
               }
             }
@@ -215,8 +215,8 @@ TEST(ZooClosedForms, PredictionsMatchWhereGiven) {
 namespace ppsim {
 namespace {
 
-// Each whole-run form a schedule publishes is read under its metric's name
-// (PredictedMetrics) and equals what the metric table measures, for every
+// Each whole-run form a schedule publishes is keyed by its metric's row
+// (Prediction::forms) and equals what the metric table measures, for every
 // registry schedule that has forms, on a grid where their conditions hold.
 TEST(ZooClosedForms, EveryFormIsItsMetricByName) {
   int checked = 0;
@@ -229,10 +229,10 @@ TEST(ZooClosedForms, EveryFormIsItsMetricByName) {
         Result<Timeline> t = Simulate(g.name, p);
         if (!t.ok()) continue;  // outside the schedule's conditions
         const Metrics m = Measure(*t);
-        for (const PredictedMetric& form : PredictedMetrics(Predict(g.name, t->problem))) {
-          const MetricInfo* metric = FindMetric(form.metric);
-          ASSERT_NE(metric, nullptr) << g.name << ": " << form.metric;
-          EXPECT_EQ(metric->value(m, t->problem, -1), form.value) << Label(g.name.c_str(), p) << " " << form.metric;
+        for (const PredictedMetric& form : Predict(g.name, t->problem).forms) {
+          EXPECT_EQ(FindMetric(form.metric->name), form.metric) << g.name << ": " << form.metric->name;
+          EXPECT_EQ(form.metric->value(m, t->problem, -1), form.value)
+              << Label(g.name.c_str(), p) << " " << form.metric->name;
           ++checked;
         }
       }
