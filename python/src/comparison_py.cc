@@ -43,13 +43,25 @@ struct PyComparison {
   }
 };
 
-PyComparison CompareNamed(const pyb::object& names, const ProblemArgs& args) {
+// `with_` (the CLI's repeatable --with KEY=VALUE; `with` is Python's
+// keyword): {"recompute": "full"} as check's `set` is, or a list of
+// "KEY=VALUE" strings, or one.
+std::vector<std::string> SettingsArg(const pyb::object& value) {
+  if (value.is_none()) return {};
+  if (PyDict_Check(value.ptr())) return AssignmentsArg(value, "with_", false);
+  if (PyUnicode_Check(value.ptr())) return {TextArg(value, "with_")};
+  return TextListArg(value, "with_");
+}
+
+PyComparison CompareNamed(const pyb::object& names, const ProblemArgs& args, const pyb::object& with) {
   const std::vector<std::string> schedules = TextListArg(names, "schedules");
   // The table and chart of no run have nothing to show: refused here, at the call.
   if (schedules.empty()) throw PyError{Fail(ErrorCode::kUsage, "schedules: give at least one schedule name")};
+  const std::vector<std::string> settings = SettingsArg(with);
   const Problem problem = Unwrap(io::ToProblem(ToOptions(args)));
   pyb::gil_scoped_release unlocked;
-  return PyComparison{std::make_shared<const std::vector<jobs::ComparedRun>>(Unwrap(jobs::Compare(schedules, problem)))};
+  return PyComparison{
+      std::make_shared<const std::vector<jobs::ComparedRun>>(Unwrap(jobs::Compare(schedules, problem, settings)))};
 }
 
 }  // namespace
@@ -76,11 +88,13 @@ void BindComparison(pyb::module_& m) {
       "compare",
       [](pyb::object schedules, pyb::object P, pyb::object M, pyb::object chunks,
          pyb::object costs, pyb::object comm, pyb::object hold, pyb::object cost_file, pyb::object memory_limit,
-         pyb::object cost_per) {
-        return CompareNamed(schedules, {P, M, chunks, costs, comm, hold, cost_file, memory_limit, cost_per});
+         pyb::object cost_per, pyb::object with) {
+        return CompareNamed(schedules, {P, M, chunks, costs, comm, hold, cost_file, memory_limit, cost_per}, with);
       },
       pyb::arg("schedules") = std::vector<std::string>{"gpipe", "1f1b"}, PPSIM_PROBLEM_KWARGS,
-      "Simulate several schedules on one problem (`ppsim compare`); returns a Comparison.");
+      pyb::arg("with_") = pyb::none(),
+      "Simulate several schedules on one problem (`ppsim compare`); with_={\"recompute\": \"full\"} runs each "
+      "again with that key set (`--with recompute=full`). Returns a Comparison.");
 }
 
 }  // namespace ppsim::py

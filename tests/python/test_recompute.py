@@ -85,3 +85,23 @@ def test_pytorch_csv_refuses_r():
         ppsim.simulate("1f1b", recompute="full").export("pytorch-csv")
     assert e.value.code == code
     assert str(e.value) == "format: pytorch-csv has no recompute action to carry R ops; export text, or drop recompute"
+
+
+@pytest.mark.parametrize("with_", [{"recompute": "full"}, ["recompute=full"], "recompute=full"])
+def test_compare_with_is_the_cli_compare_with(with_):
+    code, out, err = run_cli("compare", "-s", "1f1b", "-P", "4", "-M", "8", "--cost", "F=1,BW=2", "--with",
+                             "recompute=full", "--json")
+    assert code == 0, err
+    c = ppsim.compare(["1f1b"], P=4, M=8, costs={"F": 1, "BW": 2}, with_=with_)
+    assert json.loads(c.to_json()) == json.loads(out)
+    assert [t.makespan for t in c.timelines] == [33, 44]
+    assert c[1].recompute_time == 32
+
+
+def test_compare_with_a_bad_setting_is_the_cli_error():
+    code, out, err = run_cli("compare", "-s", "1f1b", "--with", "recompute=partial")
+    assert code == 3 and out == ""
+    with pytest.raises(ppsim.Error) as e:
+        ppsim.compare(["1f1b"], with_={"recompute": "partial"})
+    assert e.value.code == code
+    assert str(e.value) == as_python(err)
