@@ -15,7 +15,8 @@
 // Method: for each (placement, v) family, every split when there are at
 // most `exhaustive_max_splits` of them, else seeds (the even split, the
 // split balancing stage work, the split balancing bytes) and then moves of
-// one layer across one boundary from the best. Splits are taken in order
+// one layer across one boundary from the best (from the split of least
+// bound, descending, when every seed was cut). Splits are taken in order
 // of their lower bound (search_bound's, per split); one whose bound reaches
 // the best makespan found is never searched, and its order is searched by
 // Search() (search.h) otherwise. The result is proven optimal iff every

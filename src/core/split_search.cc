@@ -132,6 +132,40 @@ class Driver {
     }
   }
 
+  // When every split of a family tried so far was cut (its bound reached the
+  // best makespan of another family), its neighbours may still beat it:
+  // from the split of least bound, one layer across one boundary to the
+  // neighbour of least bound, while the bound falls, until one is searched.
+  // Returns the family's best searched split, or -1.
+  int Descend(int family) {
+    int at = -1;
+    for (size_t i = 0; i < records_.size(); ++i)
+      if (family_of_[i] == family && records_[i].fits && (at < 0 || records_[i].bound < records_[at].bound))
+        at = static_cast<int>(i);
+    while (at >= 0 && !OutOfTime()) {
+      const ModelSplit base = records_[at].split;
+      const size_t first = records_.size();
+      for (size_t s = 0; s + 1 < base.decoder.size(); ++s)
+        for (int dir : {-1, 1}) {
+          ModelSplit n = base;
+          n.decoder[s] += dir;
+          n.decoder[s + 1] -= dir;
+          if (n.decoder[s] >= 0 && n.decoder[s + 1] >= 0) Add(n, family);
+        }
+      EvaluateBestFirst(first);
+      int best = -1, next = -1;
+      for (size_t i = first; i < records_.size(); ++i) {
+        if (records_[i].searched && (best < 0 || records_[i].makespan < records_[best].makespan))
+          best = static_cast<int>(i);
+        if (records_[i].fits && (next < 0 || records_[i].bound < records_[next].bound)) next = static_cast<int>(i);
+      }
+      if (best >= 0) return best;
+      if (next < 0 || records_[next].bound >= records_[at].bound) return -1;
+      at = next;
+    }
+    return -1;
+  }
+
   // One layer across one boundary, from the family's best, while it helps.
   void Improve(int family) {
     for (bool better = true; better && !OutOfTime();) {
@@ -141,6 +175,7 @@ class Driver {
         if (family_of_[i] == family && records_[i].searched &&
             (from < 0 || records_[i].makespan < records_[from].makespan))
           from = static_cast<int>(i);
+      if (from < 0) from = Descend(family);
       if (from < 0) return;
       const Tick before = records_[from].makespan;
       const ModelSplit base = records_[from].split;
