@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "ppsim/comm_model.h"
@@ -79,6 +80,30 @@ struct CommRun : CommFigures {
 // device 1 waits on RECV_F0@s1 ..."); kInvalidValue when a sum overflows.
 Result<CommRun> RunComms(const Problem& problem, const Schedule& schedule, const CommProgram& program,
                          const CommModel& model);
+
+// Buffers RunCommsInto keeps from one call to the next, so that a sweep or
+// a benchmark placing many programs does not touch fresh memory each time.
+// What it holds is RunCommsInto's own.
+class CommScratch {
+ public:
+  CommScratch();
+  ~CommScratch();
+  CommScratch(CommScratch&&) noexcept;
+  CommScratch& operator=(CommScratch&&) noexcept;
+  struct Buffers;
+  Buffers& buffers() { return *buffers_; }
+
+ private:
+  std::unique_ptr<Buffers> buffers_;
+};
+
+// As RunComms, into `out`, reusing its buffers and `scratch`'s (as
+// PlaceInto reuses a timeline's). On success `schedule` is moved into
+// out.timeline; on error it is left where it was and `out` is unspecified.
+// Each device walks its program in order, devices in turn
+// (src/core/comm_walk.cc; its speed is in docs/performance.md).
+Error RunCommsInto(const Problem& problem, Schedule&& schedule, const CommProgram& program, const CommModel& model,
+                   CommScratch& scratch, CommRun& out);
 
 // "RECV_F3@s1", "UNSHARD@s2", or OpName of a compute slot.
 std::string CommActionName(const OpSpace& space, const CommAction& action);

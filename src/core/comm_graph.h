@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "ppsim/comm_model.h"
@@ -74,5 +75,47 @@ struct CommGraph {
 
 // "SEND_F3@s1" for a transfer side, as PyTorch names the action.
 std::string SideName(const Transfer& t, bool send);
+
+// The graph placed in a topological order (Kahn's): the reference
+// placement, and the one that names what is wrong. RunCommsInto's walk
+// (comm_walk.cc) hands a program to it when the walk stops short — a bad
+// program or a deadlock — so every message comes from here, and
+// tests/core/comm_walk_test.cc checks that both place every program alike.
+Result<CommRun> PlaceGraph(const Problem& problem, const Schedule& schedule, const CommProgram& program,
+                           const CommModel& model);
+
+// Each device's SEND and RECV transfers in its program (posting) order,
+// devices in turn: device d's SENDs are sends[send_from[d] .. send_from[d+1]).
+struct PostingOrder {
+  std::vector<std::int32_t> sends, recvs;
+  std::vector<std::int64_t> send_from, recv_from;  // P + 1 each
+
+  void Clear(int P) {
+    sends.clear();
+    recvs.clear();
+    send_from.assign(static_cast<size_t>(P) + 1, 0);
+    recv_from.assign(static_cast<size_t>(P) + 1, 0);
+  }
+  // Call for devices 0, 1, ... P in turn, before each device's first post (and once for P at the end).
+  void StartDevice(int d) {
+    send_from[d] = static_cast<std::int64_t>(sends.size());
+    recv_from[d] = static_cast<std::int64_t>(recvs.size());
+  }
+};
+
+// What both placements derive the same way once every action, transfer and
+// collective has its time: the makespan (each device's last action's end
+// and every transfer and collective it took part in), each device's
+// communication time, exposed time and peak send-buffer bytes, and each
+// link's busy time. `run`'s transfers, collectives and waits are filled (the
+// waits grouped by device, each device's in time order). Sets
+// run.timeline.makespan.
+// `buffers` is kept from one call to the next (its contents are its own).
+struct FigureBuffers {
+  std::vector<std::int32_t> link_of;
+  std::vector<std::pair<Tick, Tick>> spans;
+};
+void FinishFigures(const Problem& problem, const CommModel& model, const std::vector<Tick>& device_end,
+                   const PostingOrder& posts, FigureBuffers& buffers, CommRun& run);
 
 }  // namespace ppsim::comm

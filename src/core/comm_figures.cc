@@ -1,0 +1,118 @@
+// FinishFigures (comm_graph.h): the step's end and the per-device and
+// per-link figures of a placed program, in passes over the transfers with no
+// sort of the whole list: send buffers are swept in each device's posting
+// order (already in time order) against a heap of releases, and each link's
+// transfers are sorted on their own.
+#include <algorithm>
+#include <functional>
+#include <queue>
+#include <utility>
+
+#include "comm_graph.h"
+
+namespace ppsim::comm {
+namespace {
+
+// The most bytes device d's send buffers hold at once: at each tick, the
+// buffers released then go before those posted then (a release at the tick
+// of a post frees room for it).
+std::int64_t PeakSendBytes(const std::vector<Transfer>& xs, const std::int32_t* order, std::int64_t n,
+                           bool at_completion, Tick makespan) {
+  if (!at_completion) {  // every buffer is held to the step's end, where it is released before any posted then
+    std::int64_t before = 0, at_end = 0;
+    for (std::int64_t i = 0; i < n; ++i) (xs[order[i]].send_post < makespan ? before : at_end) += xs[order[i]].bytes;
+    return std::max(before, at_end);
+  }
+  using Release = std::pair<Tick, std::int64_t>;
+  std::priority_queue<Release, std::vector<Release>, std::greater<>> held;
+  std::int64_t bytes = 0, peak = 0;
+  for (std::int64_t i = 0; i < n;) {
+    const Tick post = xs[order[i]].send_post;
+    std::int64_t posted = 0;
+    for (; i < n && xs[order[i]].send_post == post; ++i) {
+      const Transfer& x = xs[order[i]];
+      posted += x.bytes;
+      held.emplace(at_completion ? x.end : makespan, x.bytes);
+    }
+    while (!held.empty() && held.top().first <= post) {
+      bytes -= held.top().second;
+      held.pop();
+    }
+    bytes += posted;
+    peak = std::max(peak, bytes);
+  }
+  return peak;
+}
+
+// Ticks with at least one of the spans (start, end) in [first, last) in flight.
+template <typename It>
+Tick Union(It first, It last) {
+  if (!std::is_sorted(first, last)) std::sort(first, last);
+  Tick busy = 0, open = first->first, close = first->second;
+  for (It it = first; it != last; ++it) {
+    const auto [start, end] = *it;
+    if (start > close) {
+      busy += close - open;
+      open = start;
+    }
+    close = std::max(close, end);
+  }
+  return busy + close - open;
+}
+
+}  // namespace
+
+void FinishFigures(const Problem& problem, const CommModel& model, const std::vector<Tick>& device_end,
+                   const PostingOrder& posts, FigureBuffers& buffers, CommRun& run) {
+  const int P = problem.P;
+  std::vector<Tick> step_end = device_end;  // and every transfer and collective it took part in
+  run.devices.assign(P, DeviceComm{});
+  // One pass over the transfers: the step's end, each device's time on
+  // transfers, and each directed link's transfers counted (links numbered
+  // as met, put in (src, dst) order below).
+  std::vector<std::vector<std::pair<int, int>>> dsts(P);  // per src: (dst, link)
+  std::vector<std::int64_t> from_link;
+  std::vector<std::int32_t>& link_of = buffers.link_of;
+  link_of.resize(run.transfers.size());
+  for (size_t i = 0; i < run.transfers.size(); ++i) {
+    const Transfer& x = run.transfers[i];
+    step_end[x.src] = std::max(step_end[x.src], x.end);
+    step_end[x.dst] = std::max(step_end[x.dst], x.end);
+    run.devices[x.src].comm_time += x.end - x.start;
+    run.devices[x.dst].comm_time += x.end - x.start;
+    std::vector<std::pair<int, int>>& mine = dsts[x.src];
+    auto it = std::find_if(mine.begin(), mine.end(), [&](const auto& e) { return e.first == x.dst; });
+    if (it == mine.end()) {
+      mine.emplace_back(x.dst, static_cast<int>(from_link.size()));
+      from_link.push_back(0);
+      it = mine.end() - 1;
+    }
+    link_of[i] = it->second;
+    ++from_link[it->second];
+  }
+  for (const Collective& c : run.collectives) step_end[c.device] = std::max(step_end[c.device], c.end);
+  const Tick makespan = step_end.empty() ? 0 : *std::max_element(step_end.begin(), step_end.end());
+  run.timeline.makespan = makespan;
+  const bool at_completion = model.send_release == SendRelease::kCompletion;
+  for (int d = 0; d < P; ++d)
+    run.devices[d].peak_send_bytes = PeakSendBytes(run.transfers, posts.sends.data() + posts.send_from[d],
+                                                   posts.send_from[d + 1] - posts.send_from[d], at_completion, makespan);
+  for (const CommWait& w : run.waits) run.devices[w.device].exposed += w.end - w.start;
+  // Each link's transfers gathered into one buffer in each receiver's
+  // posting order: with one RECV in flight a device's transfers start in
+  // that order, so a link's come sorted by start.
+  std::int64_t sum = 0;
+  for (std::int64_t& n : from_link) sum += std::exchange(n, sum);
+  std::vector<std::pair<Tick, Tick>>& spans = buffers.spans;
+  spans.resize(run.transfers.size());
+  std::vector<std::int64_t> fill = from_link;
+  for (std::int32_t i : posts.recvs) spans[fill[link_of[i]]++] = {run.transfers[i].start, run.transfers[i].end};
+  run.links.clear();
+  for (int src = 0; src < P; ++src) {
+    std::sort(dsts[src].begin(), dsts[src].end());
+    for (const auto& [dst, link] : dsts[src])
+      run.links.push_back(LinkUse{src, dst, Union(spans.begin() + from_link[link], spans.begin() + fill[link])});
+  }
+}
+
+}  // namespace ppsim::comm

@@ -1,0 +1,463 @@
+// RunCommsInto: a comm program placed by walking each device's actions in
+// program order, devices in turn (as a runtime runs them), with no graph.
+//
+// A scan names every transfer and collective in the order the graph does
+// (devices in turn, each in program order, a transfer at the first of its
+// two sides) and checks the program against the schedule. Then each device
+// (a lane) places actions while the ticks an action needs are known — its
+// previous action's end, its local input's end, the transfers it waits for
+// — and at the first that is not, waits on that transfer and yields to the
+// next lane that can go on. A transfer is timed as soon as it can be
+// (Post, Complete), which wakes the lanes waiting on it: when both its
+// sides have posted and the calls it queues behind on each device's stream
+// have completed; the transfers queued behind it wait in its list and are
+// timed in turn, so each is timed once.
+//
+// When the walk stops short (a device can never go on, or the scan finds a
+// program the graph would refuse, or a time overflows) it hands the program
+// to the graph (comm::PlaceGraph), whose message is the answer; so every
+// message is the graph's, and the fast path needs none of its own.
+#include <algorithm>
+#include <array>
+#include <utility>
+
+#include "comm_graph.h"
+#include "comm_slot_ticks.h"
+#include "fast_div.h"
+#include "ppsim/checked.h"
+#include "ppsim/comm_run.h"
+#include "ppsim/placement.h"
+
+namespace ppsim {
+
+struct CommScratch::Buffers {
+  // Per transfer, by id.
+  // Per transfer, by id: what the walk reads and writes of it, in one
+  // cache line (the Transfer itself is written in the scan and at the end).
+  struct alignas(64) Side {
+    Tick send_post = -1, recv_post = -1, end = -1;
+    Tick produced = -1;                         // when the compute whose output it carries ended
+    std::int32_t prev_src = -1, prev_dst = -1;  // the RECV transfer each side's call queues behind
+    std::int32_t waiters = -1;                  // first of those queued behind it: 2 * transfer + side
+    std::int32_t next[2] = {-1, -1};            // the next in the list it waits in, for each side
+    std::int32_t boundary = 0, microbatch = 0;  // which transfer (comm_model.h)
+    bool backward = false;
+    std::uint8_t seen = 0;                      // 1: its SEND is in a program, 2: its RECV
+    std::uint8_t pending = 2;                   // sides not posted and calls not completed that it waits for
+    bool timed = false;
+  };
+  static_assert(sizeof(Side) == 64);
+  // Per device: where its walk stands.
+  struct Lane {
+    std::int64_t next = 0;         // its next action
+    Tick ready = 0;                // its previous action's end
+    std::int32_t batch = -1;       // the previous action's batch
+    std::int64_t batch_first = -1; // the first action of that batch
+    std::int32_t collective = 0;   // its next collective's id
+    std::int64_t recvs = 0;        // RECVs it has posted
+    std::int32_t next_waiting = -1;  // the next lane waiting on the same transfer
+  };
+  std::vector<std::int32_t> transfer_of;  // (boundary, microbatch, direction) -> transfer, or -1
+  // Per action, devices in turn (from action_from[d]): a SEND's or RECV's
+  // transfer; for a compute slot, the inputs of its ops: ≥ 0 a transfer it
+  // receives, ≤ -2 an op on its own device (LocalInput), -1 none.
+  struct Link {
+    std::array<std::int32_t, 2> in = {-1, -1};
+    Tick ticks = 0;  // compute: how long it runs
+  };
+  std::vector<Tick> boundary_ticks;  // per stage boundary: a transfer's latency + bytes / bandwidth
+  std::vector<Link> links;
+  std::vector<std::int64_t> action_from;
+  std::vector<Side> sides;
+  std::vector<Lane> lanes;
+  std::vector<std::int32_t> first_collective;  // per device
+  std::vector<std::int32_t> unshard_of;        // per stage: its latest UNSHARD so far, or -1
+  comm::PostingOrder posts;
+  std::vector<std::int32_t> stack;
+  std::vector<std::int32_t> lane_waits;  // per transfer: the first lane waiting on it, -1
+  std::vector<int> work;                 // lanes that can go on
+  std::vector<std::int32_t> device_of;         // per stage
+  std::vector<std::vector<CommWait>> waits;    // per device, in time order
+  std::vector<Tick> device_end;
+  comm::FigureBuffers figures;
+};
+
+CommScratch::CommScratch() : buffers_(std::make_unique<Buffers>()) {}
+CommScratch::~CommScratch() = default;
+CommScratch::CommScratch(CommScratch&&) noexcept = default;
+CommScratch& CommScratch::operator=(CommScratch&&) noexcept = default;
+
+namespace {
+
+using Buffers = CommScratch::Buffers;
+
+bool IsSend(CommKind k) { return k == CommKind::kSendF || k == CommKind::kSendB; }
+// IsTransferKind, inline: SEND_F, RECV_F, SEND_B, RECV_B are kinds 1 to 4.
+bool IsTransfer(CommKind k) { return k >= CommKind::kSendF && k <= CommKind::kRecvB; }
+static_assert(static_cast<int>(CommKind::kRecvB) - static_cast<int>(CommKind::kSendF) == 3);
+
+class Walk {
+ public:
+  Walk(const Problem& problem, const Schedule& schedule, const CommProgram& program, const CommModel& model,
+       Buffers& b, CommRun& run)
+      : problem_(problem), schedule_(schedule), space_(schedule.space), program_(program), model_(model), b_(b),
+        run_(run), S_(space_.stages()) {}
+
+  // False when the walk cannot place the program (the graph says why).
+  bool Run() {
+    if (!Scan()) return false;
+    const int P = problem_.P;
+    const std::int64_t kinds = schedule_.split_backward ? 3 : 2;
+    const std::int64_t n = kinds * space_.stages() * space_.microbatches();
+    end_ = &run_.timeline.end;
+    start_ = &run_.timeline.stored_start;
+    end_->assign(static_cast<size_t>(n), -1);
+    start_->assign(static_cast<size_t>(n), -1);
+    b_.lanes.assign(P, Buffers::Lane{});
+    b_.unshard_of.assign(static_cast<size_t>(S_), -1);
+    b_.waits.resize(P);
+    for (auto& w : b_.waits) w.clear();
+    std::int64_t left = 0;
+    b_.work.clear();
+    for (int d = P - 1; d >= 0; --d) {
+      left += static_cast<std::int64_t>(program_.devices[d].size());
+      b_.lanes[d].collective = b_.first_collective[d];
+      b_.work.push_back(d);
+    }
+    b_.lane_waits.assign(b_.sides.size(), -1);
+    while (!b_.work.empty()) {  // a lane runs until it waits; timing a transfer wakes the lanes waiting on it
+      const int d = b_.work.back();
+      b_.work.pop_back();
+      const std::vector<CommAction>& actions = program_.devices[d];
+      Buffers::Lane& lane = b_.lanes[d];
+      while (lane.next < static_cast<std::int64_t>(actions.size()) && Step(d, lane, actions)) --left;
+      if (bad_) return false;
+    }
+    if (left > 0) return false;  // lanes wait on each other: a cycle of waits
+    for (const Buffers::Side& side : b_.sides)
+      if (!side.timed) return false;  // transfers that queue behind each other
+    if (overflow_) return false;
+    run_.transfers.resize(b_.sides.size());
+    for (size_t t = 0; t < b_.sides.size(); ++t) {
+      const Buffers::Side& side = b_.sides[t];
+      Transfer& x = run_.transfers[t];
+      x.backward = side.backward;
+      x.boundary = side.boundary;
+      x.microbatch = side.microbatch;
+      x.src = b_.device_of[side.backward ? side.boundary + 1 : side.boundary];
+      x.dst = b_.device_of[side.backward ? side.boundary : side.boundary + 1];
+      x.send_post = side.send_post;
+      x.recv_post = side.recv_post;
+      x.start = side.end - b_.boundary_ticks[side.boundary];
+      x.end = side.end;
+      x.bytes = model_.BytesAt(side.boundary);
+    }
+    run_.waits.clear();
+    b_.device_end.assign(P, 0);
+    for (int d = 0; d < P; ++d) {
+      run_.waits.insert(run_.waits.end(), b_.waits[d].begin(), b_.waits[d].end());
+      b_.device_end[d] = b_.lanes[d].ready;
+    }
+    comm::FinishFigures(problem_, model_, b_.device_end, b_.posts, b_.figures, run_);
+    return !overflow_;
+  }
+
+ private:
+  // The transfer key of a SEND/RECV naming (kind, stage, microbatch), and
+  // its boundary; false when it names none of this pipeline.
+  bool Key(const CommAction& a, size_t* key, int* boundary) const {
+    const bool backward = a.kind == CommKind::kSendB || a.kind == CommKind::kRecvB;
+    const bool send = IsSend(a.kind);
+    const int s = backward ? (send ? a.stage - 1 : a.stage) : (send ? a.stage : a.stage - 1);
+    if (a.stage < 0 || a.stage >= S_ || s < 0 || s >= S_ - 1 || a.microbatch < 0 ||
+        a.microbatch >= space_.microbatches() || !space_.Exists(a.microbatch, s) || !space_.Exists(a.microbatch, s + 1) ||
+        (space_.split() != 0 && s == space_.split() - 1))
+      return false;
+    *boundary = s;
+    *key = KeyOf(s, a.microbatch, backward);
+    return true;
+  }
+
+  static std::int32_t LocalInput(OpId p) { return static_cast<std::int32_t>(-2 - p); }
+
+  // Boundary-major, so that a device's lookups over its microbatches are neighbours.
+  size_t KeyOf(int boundary, int microbatch, bool backward) const {
+    return (static_cast<size_t>(boundary) * space_.microbatches() + microbatch) * 2 + (backward ? 1 : 0);
+  }
+
+  // Names every transfer and collective and checks what the graph checks
+  // before placing; false at the first thing it would refuse.
+  bool Scan() {
+    const int P = problem_.P;
+    if (static_cast<int>(program_.devices.size()) != P) return false;
+    const std::int64_t M = space_.microbatches();
+    b_.transfer_of.assign(static_cast<size_t>(2 * M * std::max(S_ - 1, 0)), -1);
+    b_.sides.clear();
+    b_.first_collective.assign(P, 0);
+    b_.posts.Clear(P);
+    b_.action_from.assign(P + 1, 0);
+    b_.device_of.resize(static_cast<size_t>(S_));
+    for (int st = 0; st < S_; ++st) b_.device_of[st] = problem_.DeviceOf(st);
+    b_.boundary_ticks.resize(static_cast<size_t>(std::max(S_ - 1, 0)));
+    for (int st = 0; st + 1 < S_; ++st) b_.boundary_ticks[st] = Add(model_.latency, model_.SizeTicks(model_.BytesAt(st)));
+    b_.links.clear();
+    run_.collectives.clear();
+    for (int d = 0; d < P; ++d) {
+      b_.first_collective[d] = static_cast<std::int32_t>(run_.collectives.size());
+      b_.posts.StartDevice(d);
+      b_.action_from[d] = static_cast<std::int64_t>(b_.links.size());
+      const std::vector<Slot>& queue = schedule_.devices[d];
+      size_t slot_at = 0;
+      for (const CommAction& a : program_.devices[d]) {
+        Buffers::Link& entry = b_.links.emplace_back();
+        std::array<std::int32_t, 2>& link = entry.in;
+        if (a.kind == CommKind::kCompute) {
+          if (slot_at >= queue.size() || !(queue[slot_at] == a.slot)) return false;
+          ++slot_at;
+          entry.ticks = comm::SlotTicks(problem_, space_, a.slot);
+          int j = 0;
+          for (OpId id : {a.slot.op, OpId{a.slot.overlapped}}) {
+            if (id == kNoOp) continue;
+            const OpId p = DependencyOf(space_, schedule_.split_backward, id);
+            if (p == kNoOp) continue;
+            if (b_.device_of[space_.At(p).stage] == d) {
+              link[j++] = LocalInput(p);
+              continue;
+            }
+            const Op op = space_.At(id);
+            const bool backward = op.kind == OpKind::kB;
+            const std::int32_t t = b_.transfer_of[KeyOf(backward ? op.stage : op.stage - 1, op.microbatch, backward)];
+            if (t < 0) return false;  // its RECV is not before it in this program
+            link[j++] = t;
+          }
+        } else if (IsTransferKind(a.kind)) {
+          size_t key = 0;
+          int boundary = 0;
+          if (!Key(a, &key, &boundary) || b_.device_of[a.stage] != d) return false;
+          const bool backward = a.kind == CommKind::kSendB || a.kind == CommKind::kRecvB;
+          const bool send = IsSend(a.kind);
+          std::int32_t& id = b_.transfer_of[key];
+          if (id < 0) {
+            if (b_.device_of[boundary] == b_.device_of[boundary + 1]) return false;  // nothing to send
+            id = static_cast<std::int32_t>(b_.sides.size());
+            Buffers::Side& side = b_.sides.emplace_back();
+            side.boundary = boundary;
+            side.microbatch = a.microbatch;
+            side.backward = backward;
+          }
+          const std::uint8_t bit = send ? 1 : 2;
+          if (b_.sides[id].seen & bit) return false;
+          b_.sides[id].seen |= bit;
+          link[0] = id;
+          (send ? b_.posts.sends : b_.posts.recvs).push_back(id);
+        } else {
+          if (a.stage < 0 || a.stage >= S_ || problem_.DeviceOf(a.stage) != d) return false;
+          if (a.kind != CommKind::kReshard) run_.collectives.push_back(Collective{a.kind, d, a.stage, 0, 0});
+        }
+      }
+      if (slot_at != queue.size()) return false;
+    }
+    b_.posts.StartDevice(P);
+    b_.action_from[P] = static_cast<std::int64_t>(b_.links.size());
+    for (const Buffers::Side& s : b_.sides)
+      if (s.seen != 3) return false;
+    return true;
+  }
+
+  Tick Add(Tick a, Tick b) {
+    const std::optional<Tick> s = CheckedAdd(a, b);
+    if (!s || *s > kMaxWork) {
+      overflow_ = true;
+      return 0;
+    }
+    return *s;
+  }
+
+  // One side of transfer t posts at `tick` on its device's stream, behind
+  // the call of transfer `prev` (or none).
+  void Post(std::int32_t t, bool send, Tick tick, std::int32_t prev) {
+    Buffers::Side& side = b_.sides[t];
+    (send ? side.send_post : side.recv_post) = tick;
+    (send ? side.prev_src : side.prev_dst) = prev;
+    --side.pending;
+    if (prev >= 0 && !b_.sides[prev].timed) {
+      ++side.pending;
+      Buffers::Side& before = b_.sides[prev];
+      side.next[send ? 0 : 1] = before.waiters;
+      before.waiters = 2 * t + (send ? 0 : 1);
+    }
+    if (side.pending == 0) Complete(t);
+  }
+
+  // Times transfer t, whose sides have posted and whose calls ahead have
+  // completed, and then each transfer that waited only for it.
+  void Complete(std::int32_t t) {
+    std::vector<std::int32_t>& ready = b_.stack;
+    ready.clear();
+    ready.push_back(t);
+    while (!ready.empty()) {
+      const std::int32_t x = ready.back();
+      ready.pop_back();
+      Buffers::Side& side = b_.sides[x];
+      Tick s = std::max(side.send_post, side.recv_post);
+      for (std::int32_t p : {side.prev_src, side.prev_dst})
+        if (p >= 0) s = std::max(s, b_.sides[p].end);
+      side.end = Add(s, b_.boundary_ticks[side.boundary]);
+      side.timed = true;
+      for (std::int32_t l = std::exchange(b_.lane_waits[x], -1); l >= 0; l = b_.lanes[l].next_waiting) b_.work.push_back(l);
+      for (std::int32_t w = side.waiters; w >= 0;) {
+        Buffers::Side& waiter = b_.sides[w / 2];
+        const std::int32_t next = waiter.next[w % 2];
+        if (--waiter.pending == 0) ready.push_back(w / 2);
+        w = next;
+      }
+    }
+  }
+
+  bool Blocked(Buffers::Lane& lane, std::int32_t transfer) {
+    lane.next_waiting = b_.lane_waits[transfer];
+    b_.lane_waits[transfer] = static_cast<std::int32_t>(&lane - b_.lanes.data());
+    return false;
+  }
+
+  Tick CollectiveTicks(const Collective& c) const {
+    const Tick given = c.kind == CommKind::kUnshard ? model_.unshard : model_.reduce_grad;
+    if (given > 0 || model_.bandwidth == 0) return given;
+    const std::vector<std::int64_t>& params = problem_.memory.param_bytes;
+    if (params.empty()) return 0;
+    return model_.SizeTicks(params.size() == 1 ? params[0] : params[c.stage]);
+  }
+
+  void Wait(int device, Tick from, Tick until, std::int32_t transfer) {
+    if (until > from) b_.waits[device].push_back(CommWait{device, from, until, transfer});
+  }
+
+  // Places lane d's next action; false (changing nothing) when a tick it
+  // needs is not known yet, or with bad_ set when it never will be because
+  // the program is one the graph refuses.
+  bool Step(int d, Buffers::Lane& lane, const std::vector<CommAction>& actions) {
+    const std::int64_t i = lane.next;
+    const CommAction& a = actions[i];
+    const Buffers::Link* links = b_.links.data() + b_.action_from[d];
+    const std::int64_t batch_from = a.batch != lane.batch && lane.batch >= 0 ? lane.batch_first : -1;
+    // Everything this action waits for must be timed before anything changes.
+    if (batch_from >= 0)
+      for (std::int64_t k = batch_from; k < i; ++k)
+        if (IsTransfer(actions[k].kind) && !b_.sides[links[k].in[0]].timed) return Blocked(lane, links[k].in[0]);
+    if (a.kind == CommKind::kCompute) {
+      for (std::int32_t in : links[i].in) {
+        if (in >= 0 && !b_.sides[in].timed) return Blocked(lane, in);
+        if (in <= -2 && (*end_)[-2 - in] < 0) return false;  // later on this device: a deadlock the graph names
+      }
+    } else if (IsSend(a.kind)) {  // a SEND before the compute whose output it sends is refused
+      if ((*end_)[space_.Id(a.kind == CommKind::kSendF ? OpKind::kF : OpKind::kB, a.microbatch, a.stage)] < 0) return Bad();
+    }
+    // Place it, as comm_graph_run.cc's PlaceAction does.
+    Tick ready = lane.ready;
+    if (batch_from >= 0) {
+      Tick until = ready, comm_from = ready;
+      std::int32_t last = -1;
+      for (std::int64_t k = batch_from; k < i; ++k) {
+        if (!IsTransfer(actions[k].kind)) continue;
+        const std::int32_t t = links[k].in[0];
+        const Buffers::Side& x = b_.sides[t];
+        comm_from = std::max(comm_from, x.produced);
+        if (x.end > until) {
+          until = x.end;
+          last = t;
+        }
+      }
+      Wait(d, comm_from, until, last);
+      ready = until;
+    }
+    Tick end = ready;
+    if (a.kind == CommKind::kCompute) {
+      for (std::int32_t in : links[i].in)
+        if (in <= -2) ready = std::max(ready, (*end_)[-2 - in]);
+      std::int32_t c = -1;
+      if (!run_.collectives.empty())
+        for (OpId id : {a.slot.op, OpId{a.slot.overlapped}})
+          if (id != kNoOp) c = std::max(c, b_.unshard_of[Stage(id)]);
+      if (c >= 0) {
+        const Collective& col = run_.collectives[c];
+        Wait(d, std::max(ready, col.start), col.end, -1);
+        ready = std::max(ready, col.end);
+      }
+      std::int32_t late = -1;
+      for (std::int32_t t : links[i].in)
+        if (t >= 0 && (late < 0 || b_.sides[t].end > b_.sides[late].end)) late = t;
+      if (late >= 0) {
+        const Buffers::Side& x = b_.sides[late];
+        Wait(d, std::max(ready, x.produced), x.end, late);
+        ready = std::max(ready, x.end);
+      }
+      end = Add(ready, links[i].ticks);
+      for (OpId id : {a.slot.op, OpId{a.slot.overlapped}}) {
+        if (id == kNoOp) continue;
+        (*end_)[id] = end;
+        (*start_)[id] = ready;
+      }
+    } else if (IsTransfer(a.kind)) {
+      const std::int32_t t = links[i].in[0];
+      const int n = model_.concurrency;
+      const std::int32_t prev = n > 0 && lane.recvs >= n ? b_.posts.recvs[b_.posts.recv_from[d] + lane.recvs - n] : -1;
+      if (IsSend(a.kind))
+        b_.sides[t].produced = (*end_)[space_.Id(a.kind == CommKind::kSendF ? OpKind::kF : OpKind::kB, a.microbatch, a.stage)];
+      else
+        ++lane.recvs;
+      Post(t, IsSend(a.kind), ready, prev);
+    } else if (a.kind != CommKind::kReshard) {
+      const std::int32_t c = lane.collective++;
+      Collective& col = run_.collectives[c];
+      Tick s = ready;
+      if (c > b_.first_collective[d]) s = std::max(s, run_.collectives[c - 1].end);
+      col.start = s;
+      col.end = Add(s, CollectiveTicks(col));
+      if (a.kind == CommKind::kUnshard) b_.unshard_of[a.stage] = c;
+    }
+    if (a.batch != lane.batch) {
+      if (a.batch >= 0) lane.batch_first = i;
+      lane.batch = a.batch;
+    }
+    lane.ready = end;
+    ++lane.next;
+    return true;
+  }
+
+  int Stage(OpId id) const { return static_cast<int>(id - static_cast<OpId>(by_stages_.Div(static_cast<std::uint32_t>(id))) * S_); }
+
+  bool Bad() {
+    bad_ = true;
+    return false;
+  }
+
+  const Problem& problem_;
+  const Schedule& schedule_;
+  const OpSpace& space_;
+  const CommProgram& program_;
+  const CommModel& model_;
+  Buffers& b_;
+  CommRun& run_;
+  const int S_;
+  const FastDiv by_stages_{static_cast<std::uint32_t>(std::max(S_, 1))};
+  std::vector<Tick>* end_ = nullptr;
+  std::vector<Tick>* start_ = nullptr;
+  bool bad_ = false, overflow_ = false;
+};
+
+}  // namespace
+
+Error RunCommsInto(const Problem& problem, Schedule&& schedule, const CommProgram& program, const CommModel& model,
+                   CommScratch& scratch, CommRun& out) {
+  if (!Walk(problem, schedule, program, model, scratch.buffers(), out).Run()) {
+    Result<CommRun> graph = comm::PlaceGraph(problem, schedule, program, model);
+    if (!graph) return graph.error();
+    return Fail(ErrorCode::kInternal, "comm placement: the walk stopped on a program the graph places (a bug)");
+  }
+  out.timeline.problem = problem;
+  out.timeline.schedule = std::move(schedule);
+  out.timeline.comms.reset();
+  return Error::Ok();
+}
+
+}  // namespace ppsim
