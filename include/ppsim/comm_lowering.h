@@ -1,9 +1,8 @@
 // Lowerings: a schedule's compute order made into a program with
 // communication (comm_model.h), by the rule Problem::comms.order names.
 //
-// PyTorch's (_PipelineScheduleRuntime._prepare_schedule_with_comms, the
-// rule io/pytorch_lowering.h writes as PyTorch's CSV; both give PyTorch's
-// per-rank lists):
+// PyTorch's (_PipelineScheduleRuntime._prepare_schedule_with_comms: PyTorch's
+// per-rank lists, which io/pytorch_lowering.h writes as PyTorch's CSV):
 //   1. per rank, UNSHARD/RESHARD around the stages it computes, at most 3
 //      unsharded (max_active_stages), evicted in ascending stage order;
 //   2. per rank, REDUCE_GRAD of a stage right after its M-th W or full B;
@@ -14,6 +13,12 @@
 // Deferred (PyTorch's defer_pp_recv): the same, then each RECV moved to just
 // before its consumer, except that the lower rank of a pair posts the RECVs
 // from its peer it has deferred before each SEND to that peer.
+//
+// Where ppsim differs: PyTorch evicts a rank's unsharded stages in the
+// iteration order of a Python set of ints; ppsim evicts in ascending stage
+// order, which is that order whenever the stage indices are below the set's
+// table size (8, or 16 once it has held 3 stages) — every schedule of up to 8
+// stages per rank pair.
 #pragma once
 
 #include "ppsim/comm_model.h"

@@ -1,6 +1,6 @@
 // The lowerings of comm_lowering.h. LowerPytorch follows PyTorch's three
-// passes action for action, so that its lists equal PyTorch's (and the
-// CSV io/pytorch_lowering.cc writes, tests/core/comm_lowering_test.cc).
+// passes action for action, so that its lists equal PyTorch's
+// (tests/io/pytorch_lowering_test.cc, tests/io/comm_program_test.cc).
 #include "ppsim/comm_lowering.h"
 
 #include <algorithm>

@@ -1,6 +1,7 @@
-// PyTorch's runtime lowering (UNSHARD/RESHARD, REDUCE_GRAD, SEND/RECV) and
-// its compute_comms CSV, against the order and the bytes recorded from
-// PyTorch's own code (tests/data/pytorch_comms_public.json).
+// PyTorch's runtime lowering (UNSHARD/RESHARD, REDUCE_GRAD, SEND/RECV: core's
+// LowerPytorch, comm_lowering.h) and its compute_comms CSV, against the order
+// and the bytes recorded from PyTorch's own code
+// (tests/data/pytorch_comms_public.json).
 #include "ppsim/io/pytorch_lowering.h"
 
 #include <gtest/gtest.h>
@@ -9,7 +10,9 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "ppsim/comm_lowering.h"
 #include "ppsim/generators.h"
+#include "ppsim/io/pytorch_program.h"
 
 namespace ppsim {
 namespace {
@@ -44,16 +47,22 @@ Problem Interleaved() {
 }
 
 TEST(PytorchLowering, Interleaved1F1BEqualsPytorchsRuntimeOrder) {
+  // PyTorch's compute-only lists, read as a schedule on PyTorch's ranks and
+  // lowered: each rank's list is the one PyTorch's runtime holds.
   const nlohmann::json e = Entry("ScheduleInterleaved1F1B");
-  Result<io::PytorchCsv> compute = io::ParsePytorchCsv(CsvOf(e["compute"]), "compute.csv");
+  Result<io::ImportedSchedule> compute = io::ReadPytorchCsv(CsvOf(e["compute"]), "compute.csv");
   ASSERT_TRUE(compute.ok()) << compute.error().Text();
-  Result<io::PytorchCsv> lowered =
-      io::LowerWithComms(*compute, e["stage_to_rank"].get<std::vector<int>>(), e["M"].get<int>());
-  ASSERT_TRUE(lowered.ok()) << lowered.error().Text();
-  ASSERT_EQ(lowered->rows.size(), e["comms"].size());
-  for (size_t r = 0; r < lowered->rows.size(); ++r) {
+  std::vector<int> stage_to_rank;
+  for (int s = 0; s < compute->problem.stages(); ++s) stage_to_rank.push_back(compute->problem.DeviceOf(s));
+  ASSERT_EQ(stage_to_rank, e["stage_to_rank"].get<std::vector<int>>());
+  ASSERT_EQ(compute->problem.M, e["M"].get<int>());
+  Result<CommProgram> program = LowerPytorch(compute->problem, compute->schedule);
+  ASSERT_TRUE(program.ok()) << program.error().Text();
+  const io::PytorchCsv lowered = io::CsvFromProgram(compute->schedule, *program);
+  ASSERT_EQ(lowered.rows.size(), e["comms"].size());
+  for (size_t r = 0; r < lowered.rows.size(); ++r) {
     std::vector<std::string> got;
-    for (const io::CsvCell& cell : lowered->rows[r]) got.push_back(io::PytorchCellText(cell));
+    for (const io::CsvCell& cell : lowered.rows[r]) got.push_back(io::PytorchCellText(cell));
     EXPECT_EQ(got, e["comms"][r].get<std::vector<std::string>>()) << "rank " << r;
   }
 }
@@ -105,12 +114,12 @@ TEST(PytorchLowering, NoCommBetweenStagesOnOneRank) {
 TEST(PytorchLowering, AnOrderThatCannotBeLoweredNamesEachRanksWaitingAction) {
   // Each rank's first action needs the other's output: PyTorch's "Malformed
   // compute schedule", here naming what each rank waits to place.
-  Result<io::PytorchCsv> compute = io::ParsePytorchCsv("0B0,0F0\r\n1F0,1B0\r\n", "x.csv");
-  ASSERT_TRUE(compute.ok());
-  Result<io::PytorchCsv> lowered = io::LowerWithComms(*compute, {0, 1}, 1);
+  Result<io::ImportedSchedule> compute = io::ReadPytorchCsv("0B0,0F0\r\n1F0,1B0\r\n", "x.csv");
+  ASSERT_TRUE(compute.ok()) << compute.error().Text();
+  Result<CommProgram> lowered = LowerPytorch(compute->problem, compute->schedule);
   ASSERT_FALSE(lowered.ok());
   EXPECT_EQ(lowered.error().code, ErrorCode::kDeadlock);
-  EXPECT_NE(lowered.error().message.find("rank 0 waits to place 0B0; rank 1 waits to place 1F0"), std::string::npos)
+  EXPECT_NE(lowered.error().message.find("rank 0 waits to place B0@s0; rank 1 waits to place F0@s1"), std::string::npos)
       << lowered.error().message;
 }
 
