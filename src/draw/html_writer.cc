@@ -22,6 +22,10 @@ constexpr const char* kScript = R"JS(
   window.addEventListener('error', function (e) { root.dataset.error = String(e.message); });
   const last = Number(root.dataset.last);
   const msPerTick = Number(root.dataset.msPerTick);
+  // Cycles one step of play advances: 1, or for a long run as many as the
+  // video plays a frame (Pacing::ticks_per_frame), so that it plays in
+  // about 12 s at any length. Shift+arrow steps as far; an arrow, one cycle.
+  const stride = root.dataset.ticksPerStep === undefined ? 1 : Number(root.dataset.ticksPerStep);
   const holdMs = Number(root.dataset.holdMs);
   const posterMs = Number(root.dataset.posterMs);
   const els = Array.prototype.slice.call(document.querySelectorAll('[data-from]'));
@@ -81,7 +85,7 @@ constexpr const char* kScript = R"JS(
       if (loop.checked) { show(0); timer = setTimeout(advance, pace()); } else { pause(); }
       return;
     }
-    show(tick + 1);
+    show(Math.min(last, tick + stride));
     timer = setTimeout(advance, tick >= last ? holdMs : pace());
   }
   function play() {
@@ -102,8 +106,8 @@ constexpr const char* kScript = R"JS(
   document.addEventListener('keydown', function (e) {
     if (e.target === speed || e.altKey || e.ctrlKey || e.metaKey) return;
     if (e.key === ' ') { e.preventDefault(); if (!e.repeat) toggle(); }
-    else if (e.key === 'ArrowLeft') { e.preventDefault(); step(-1); }
-    else if (e.key === 'ArrowRight') { e.preventDefault(); step(1); }
+    else if (e.key === 'ArrowLeft') { e.preventDefault(); step(e.shiftKey ? -stride : -1); }
+    else if (e.key === 'ArrowRight') { e.preventDefault(); step(e.shiftKey ? stride : 1); }
   });
   document.addEventListener('keyup', function (e) { if (e.key === ' ' && e.target !== speed) e.preventDefault(); });
   function fromHash() {
@@ -230,6 +234,7 @@ std::string WriteHtml(const DisplayList& list, const Pacing& pacing, Tick open_a
   std::string out = "<!DOCTYPE html>\n<html lang=\"en\" data-last=\"" + std::to_string(list.last_tick) +
                     "\" data-ms-per-tick=\"" + std::to_string(ms_per_tick) + "\" data-hold-ms=\"" +
                     std::to_string(hold_ms) + "\" data-poster-ms=\"" + std::to_string(poster_ms) + "\"";
+  if (pacing.ticks_per_frame > 1) out += " data-ticks-per-step=\"" + std::to_string(pacing.ticks_per_frame) + "\"";
   if (open_at >= 0) out += " data-open-at=\"" + std::to_string(open_at) + "\"";
   out += ">\n<head>\n<meta charset=\"utf-8\">\n"
          "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>" +

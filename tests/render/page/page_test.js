@@ -2,7 +2,8 @@
 // at 390 px (a phone), 760 px (a blog column) and 1366x768 (a laptop) it
 // does not scroll sideways (below 776 px it shows the runs laid out again
 // for a phone's width, every cycle of every chart on screen), its controls are on screen, its text is at least
-// 9 px, one arrow key moves one tick, space plays and pauses, #tick= follows
+// 9 px, one arrow key moves one tick (shift+arrow, and each step of play, as
+// many as the video plays a frame), space plays and pauses, #tick= follows
 // the scrubber, and the speed and loop controls work. A P=64, M=1024 page
 // stays under 2 MB.
 //
@@ -178,6 +179,29 @@ test('P=64, M=1024: the page stays under 2 MB and steps one tick per key', async
   assert.equal(await tickOf(page), 1030);
   // Reported, not asserted (tests are not timed).
   console.log(`# large page: ${bytes} bytes, ${perStep.toFixed(2)} ms per tick step (script + style + layout)`);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test('a long run plays as many cycles a step as its video a frame; shift+arrow steps as far', async () => {
+  const page = await open(large + '#tick=0', 1366, 768);
+  const [last, stride] = await page.evaluate(() => [Number(document.documentElement.dataset.last),
+                                                   Number(document.documentElement.dataset.ticksPerStep)]);
+  // Pacing: over 30 s at a frame a cycle, so about 12 s at 30 frames a second.
+  assert.equal(stride, Math.ceil(last / (12 * 30)), `last ${last}`);
+  assert.ok(stride > 1, `stride ${stride}`);
+  await page.focus('#scrub');
+  await page.keyboard.down('Shift');
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.up('Shift');
+  assert.equal(await tickOf(page), stride);
+  await page.keyboard.press('ArrowLeft');
+  assert.equal(await tickOf(page), stride - 1);
+  await page.keyboard.press('ArrowRight');
+  await page.click('#play');
+  await page.waitForFunction((s) => Number(document.documentElement.dataset.tick) > s, { timeout: 20000 }, stride);
+  const seen = await tickOf(page);
+  assert.equal(seen % stride, 0, `tick ${seen} during play is not a multiple of ${stride}`);
   assert.deepEqual(page.errors, []);
   await page.close();
 });
