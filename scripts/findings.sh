@@ -118,6 +118,13 @@ say "**Where it does not.** At P = 2 the eager order costs nothing; over P = 2..
     "counterexample to \`makespan(Deferred) < makespan(Eager)\` has P = 2, and deferring always" \
     "reaches the plain run's makespan (no counterexample to \`makespan(Deferred) == makespan(Plain)\`):" ""
 run "build/ppsim check examples/pytorch_recv_order.toml --sweep P=2..8 --sweep M=8..24 --json | grep -o '\"claim\":\"[^\"]*\",\"params\":{[^}]*}' | sed 's/\"M\":[0-9]*,//' | sort | uniq -c"
+say "**PyTorch's own DualPipeV schedule.** PyTorch's test artifact \`dualpipev_4rank_10mb.csv\` (4 ranks," \
+    "10 microbatches, compute only; tests/data/pytorch_artifacts/) runs in 92 ticks at unit costs. Lowered" \
+    "by PyTorch's eager rule and run with one RECV in flight per device, it takes 25 ticks more, at no" \
+    "latency and no size term; with any number of RECVs in flight, or with RECVs deferred, it is 92 again:" ""
+run "for c in '' '--comms pytorch' '--comms pytorch --link-concurrency 0' '--comms pytorch-deferred'; do echo \"[\$c] \$(build/ppsim simulate --schedule-file tests/data/pytorch_artifacts/dualpipev_4rank_10mb.csv \$c | grep -o -e 'makespan [0-9]*' -e 'exposed_comm [0-9]* (per device [0-9 ]*)' | tr '\\n' ' ')\"; done"
+say "Whether a real run loses as much depends on how many receives its p2p stream keeps in flight;" \
+    "ppsim's stream rule (one at a time, as #188833 describes it) is in [comms.md](comms.md)." ""
 
 mv "$tmp" "$out"
 trap - EXIT
