@@ -41,7 +41,9 @@ TEST(ClosingSize, AtLeastOneAndAHalfTimesTheLabels) {
     // Every word of the scene's closing lines is drawn.
     for (const std::string& line : list->closing)
       for (const std::string& word : {std::string("DualPipeV"), std::string("cluster:")})
-        if (line.find(word) != std::string::npos) EXPECT_NE(closing.find(word), std::string::npos) << closing;
+        if (line.find(word) != std::string::npos) {
+          EXPECT_NE(closing.find(word), std::string::npos) << closing;
+        }
   }
 }
 

@@ -21,7 +21,9 @@ TEST(FinalFrame, HasNoCursor) {
     }
     EXPECT_GT(cursors, 0) << "M=" << M;
     EXPECT_EQ(on_last, 0) << "M=" << M << ", strips of " << list->ticks_per_strip;
-    if (M == 1000) EXPECT_GT(list->ticks_per_strip, 1);
+    if (M == 1000) {
+      EXPECT_GT(list->ticks_per_strip, 1);
+    }
   }
 }
 
