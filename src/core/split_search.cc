@@ -132,6 +132,20 @@ class Driver {
     }
   }
 
+  // Adds each split one layer across one boundary from `base` (none below
+  // zero layers) to the family; returns the index of the first added.
+  size_t AddNeighbours(ModelSplit base, int family) {
+    const size_t first = records_.size();
+    for (size_t s = 0; s + 1 < base.decoder.size(); ++s)
+      for (int dir : {-1, 1}) {
+        ModelSplit n = base;
+        n.decoder[s] += dir;
+        n.decoder[s + 1] -= dir;
+        if (n.decoder[s] >= 0 && n.decoder[s + 1] >= 0) Add(n, family);
+      }
+    return first;
+  }
+
   // When every split of a family tried so far was cut (its bound reached the
   // best makespan of another family), its neighbours may still beat it:
   // from the split of least bound, one layer across one boundary to the
@@ -143,15 +157,7 @@ class Driver {
       if (family_of_[i] == family && records_[i].fits && (at < 0 || records_[i].bound < records_[at].bound))
         at = static_cast<int>(i);
     while (at >= 0 && !OutOfTime()) {
-      const ModelSplit base = records_[at].split;
-      const size_t first = records_.size();
-      for (size_t s = 0; s + 1 < base.decoder.size(); ++s)
-        for (int dir : {-1, 1}) {
-          ModelSplit n = base;
-          n.decoder[s] += dir;
-          n.decoder[s + 1] -= dir;
-          if (n.decoder[s] >= 0 && n.decoder[s + 1] >= 0) Add(n, family);
-        }
+      const size_t first = AddNeighbours(records_[at].split, family);
       EvaluateBestFirst(first);
       int best = -1, next = -1;
       for (size_t i = first; i < records_.size(); ++i) {
@@ -178,16 +184,7 @@ class Driver {
       if (from < 0) from = Descend(family);
       if (from < 0) return;
       const Tick before = records_[from].makespan;
-      const ModelSplit base = records_[from].split;
-      const size_t first = records_.size();
-      for (size_t s = 0; s + 1 < base.decoder.size(); ++s)
-        for (int dir : {-1, 1}) {
-          ModelSplit n = base;
-          n.decoder[s] += dir;
-          n.decoder[s + 1] -= dir;
-          if (n.decoder[s] < 0 || n.decoder[s + 1] < 0) continue;
-          Add(n, family);
-        }
+      const size_t first = AddNeighbours(records_[from].split, family);
       EvaluateBestFirst(first);
       for (size_t i = first; i < records_.size(); ++i)
         if (records_[i].searched && records_[i].makespan < before) better = true;
