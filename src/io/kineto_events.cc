@@ -6,20 +6,18 @@
 // negative dur, beyond 2^62 ns) stops the read, naming the event and byte.
 #include "kineto_events.h"
 
-#include <nlohmann/json.hpp>
-
 #include <cctype>
+#include <charconv>
 #include <cstdint>
 #include <cstdlib>
 #include <string>
 #include <string_view>
 
+#include "json_stream.h"
 #include "ppsim/io/kineto_trace.h"
 
 namespace ppsim::io {
 namespace {
-
-using json = nlohmann::json;
 
 enum class Ctx : std::uint8_t { kTop, kEvents, kEvent, kArgs, kDist, kOther };
 enum class Cat : std::uint8_t { kOther, kUserAnnotation, kGpuUserAnnotation, kLaunch, kKernel };
@@ -39,11 +37,21 @@ const char* CatName(Cat c) {
   return "event";
 }
 
+// k == w, compared inline (the keys of every event are compared: a library
+// call each costs more than the parse around it).
+template <std::size_t N>
+bool Eq(std::string_view k, const char (&w)[N]) {
+  if (k.size() != N - 1) return false;
+  for (std::size_t i = 0; i + 1 < N; ++i)
+    if (k[i] != w[i]) return false;
+  return true;
+}
+
 Cat CatOf(std::string_view cat) {
-  if (cat == "user_annotation") return Cat::kUserAnnotation;
-  if (cat == "gpu_user_annotation") return Cat::kGpuUserAnnotation;
-  if (cat == "cuda_runtime" || cat == "cuda_driver") return Cat::kLaunch;
-  if (cat == "kernel" || cat == "gpu_memcpy" || cat == "gpu_memset") return Cat::kKernel;
+  if (Eq(cat, "user_annotation")) return Cat::kUserAnnotation;
+  if (Eq(cat, "gpu_user_annotation")) return Cat::kGpuUserAnnotation;
+  if (Eq(cat, "cuda_runtime") || Eq(cat, "cuda_driver")) return Cat::kLaunch;
+  if (Eq(cat, "kernel") || Eq(cat, "gpu_memcpy") || Eq(cat, "gpu_memset")) return Cat::kKernel;
   return Cat::kOther;
 }
 
@@ -81,138 +89,140 @@ class Handler {
  public:
   Handler(KinetoEvents& out, const KinetoSource& source) : out_(out), source_(source) { stack_.reserve(16); }
 
-  bool null() { return true; }
-  bool boolean(bool) { return true; }
-  bool number_integer(json::number_integer_t v) { return Integer(v); }
-  bool number_unsigned(json::number_unsigned_t v) {
-    if (v > static_cast<std::uint64_t>(INT64_MAX)) {
-      if (InEvent() && (key_ == Key::kTs || key_ == Key::kDur)) return Bad(std::to_string(v) + " µs is out of range");
-      if (!stack_.empty() && stack_.back() == Ctx::kTop && key_ == Key::kBase)
-        return Stop("baseTimeNanoseconds " + std::to_string(v) + " is out of range (0 .. 2^62)");
-      v = INT64_MAX;
+  // JsonStream's calls.
+  bool Literal() { return true; }
+  bool Number(std::string_view text, bool integral) {
+    if (key_ == Field::kNone) return true;  // no number this handler reads
+    if (integral) {
+      std::int64_t v = 0;
+      if (std::from_chars(text.data(), text.data() + text.size(), v).ec == std::errc()) return Integer(v);
+      std::uint64_t u = 0;
+      if (text[0] != '-' && std::from_chars(text.data(), text.data() + text.size(), u).ec == std::errc())
+        return Unsigned(u);
     }
-    return Integer(static_cast<std::int64_t>(v));
+    return Float(text);  // a fraction, an exponent, or an integer beyond 64 bits
   }
-  bool number_float(json::number_float_t, const std::string& text) {
-    if (!InEvent()) return true;
-    if (key_ == Key::kTs || key_ == Key::kDur) {
-      Tick ns = 0;
-      if (!MicrosecondsToNs(text.data(), text.size(), ns)) return Bad(text + " µs is out of range");
-      Time(ns, text);
-    }
+  bool String(std::string_view s) {
+    if (!InEvent() || key_ == Field::kNone) return true;
+    if (key_ == Field::kTs || key_ == Field::kDur) return Bad("\"" + std::string(s.substr(0, 40)) + "\" is a string, not a number");
+    if (key_ == Field::kPh) ev_.ph = s.empty() ? 0 : s[0];
+    else if (key_ == Field::kCat) ev_.cat = CatOf(s);
+    else if (key_ == Field::kName) ev_.name.assign(s);
     return true;
   }
-  bool string(std::string& s) {
-    if (!InEvent()) return true;
-    if (key_ == Key::kTs || key_ == Key::kDur) return Bad("\"" + s.substr(0, 40) + "\" is a string, not a number");
-    if (key_ == Key::kPh) ev_.ph = s.empty() ? 0 : s[0];
-    else if (key_ == Key::kCat) ev_.cat = CatOf(s);
-    else if (key_ == Key::kName) ev_.name = std::move(s);
-    return true;
-  }
-  bool binary(json::binary_t&) { return true; }
-  bool start_object(std::size_t) {
+  bool StartObject() {
     Ctx c = Ctx::kOther;
     if (stack_.empty()) c = Ctx::kTop;
     else if (stack_.back() == Ctx::kEvents) c = Ctx::kEvent;
-    else if (stack_.back() == Ctx::kEvent && key_ == Key::kArgs) c = Ctx::kArgs;
-    else if (stack_.back() == Ctx::kTop && key_ == Key::kDistributed) c = Ctx::kDist;
-    if (c == Ctx::kEvent) ev_ = Event{};
+    else if (stack_.back() == Ctx::kEvent && key_ == Field::kArgs) c = Ctx::kArgs;
+    else if (stack_.back() == Ctx::kTop && key_ == Field::kDistributed) c = Ctx::kDist;
+    if (c == Ctx::kEvent) {  // a fresh event; the strings keep their buffers
+      std::string name = std::move(ev_.name), bad = std::move(ev_.bad);
+      name.clear(), bad.clear();
+      ev_ = Event{};
+      ev_.name = std::move(name), ev_.bad = std::move(bad);
+    }
     stack_.push_back(c);
-    key_ = Key::kNone;
+    key_ = Field::kNone;
     return true;
   }
-  bool key(std::string& k) {
-    key_ = Key::kNone;
+  bool Key(std::string_view k) {
+    key_ = Field::kNone;
     switch (stack_.back()) {
       case Ctx::kTop:
-        if (k == "traceEvents") key_ = Key::kTraceEvents;
-        else if (k == "distributedInfo") key_ = Key::kDistributed;
-        else if (k == "baseTimeNanoseconds") key_ = Key::kBase;
+        if (Eq(k, "traceEvents")) key_ = Field::kTraceEvents;
+        else if (Eq(k, "distributedInfo")) key_ = Field::kDistributed;
+        else if (Eq(k, "baseTimeNanoseconds")) key_ = Field::kBase;
         break;
       case Ctx::kEvent:
-        if (k == "ph") key_ = Key::kPh;
-        else if (k == "cat") key_ = Key::kCat;
-        else if (k == "name") key_ = Key::kName;
-        else if (k == "ts") key_ = Key::kTs;
-        else if (k == "dur") key_ = Key::kDur;
-        else if (k == "args") key_ = Key::kArgs;
-        else if (k == "tid") key_ = Key::kTid;
+        if (Eq(k, "ph")) key_ = Field::kPh;
+        else if (Eq(k, "cat")) key_ = Field::kCat;
+        else if (Eq(k, "name")) key_ = Field::kName;
+        else if (Eq(k, "ts")) key_ = Field::kTs;
+        else if (Eq(k, "dur")) key_ = Field::kDur;
+        else if (Eq(k, "args")) key_ = Field::kArgs;
+        else if (Eq(k, "tid")) key_ = Field::kTid;
         break;
       case Ctx::kArgs:
-        if (k == "External id") key_ = Key::kExternalId;
-        else if (k == "correlation") key_ = Key::kCorrelation;
+        if (Eq(k, "External id")) key_ = Field::kExternalId;
+        else if (Eq(k, "correlation")) key_ = Field::kCorrelation;
         break;
       case Ctx::kDist:
-        if (k == "rank") key_ = Key::kRank;
-        else if (k == "world_size") key_ = Key::kWorldSize;
+        if (Eq(k, "rank")) key_ = Field::kRank;
+        else if (Eq(k, "world_size")) key_ = Field::kWorldSize;
         break;
       default: break;
     }
     return true;
   }
-  bool end_object() {
+  bool EndObject() {
     const Ctx c = stack_.back();
     stack_.pop_back();
     // Back in an event after its args: no key is pending.
-    key_ = Key::kNone;
+    key_ = Field::kNone;
     return c == Ctx::kEvent ? Keep() : true;
   }
-  bool start_array(std::size_t) {
-    const bool events = !stack_.empty() && stack_.back() == Ctx::kTop && key_ == Key::kTraceEvents;
+  bool StartArray() {
+    const bool events = !stack_.empty() && stack_.back() == Ctx::kTop && key_ == Field::kTraceEvents;
     out_.has_trace_events = out_.has_trace_events || events;
     stack_.push_back(events ? Ctx::kEvents : Ctx::kOther);
-    key_ = Key::kNone;
+    key_ = Field::kNone;
     return true;
   }
-  bool end_array() {
+  bool EndArray() {
     stack_.pop_back();
-    key_ = Key::kNone;
+    key_ = Field::kNone;
     return true;
   }
-  bool parse_error(std::size_t position, const std::string&, const nlohmann::detail::exception& ex) {
-    error_position_ = position;
-    std::string what = ex.what();
-    // "[json.exception.parse_error.101] parse error at line 1, column 5: syntax error while parsing ..."
-    if (const size_t colon = what.find(": "); colon != std::string::npos) what = what.substr(colon + 2);
-    error_ = what;
-    return false;
-  }
-
   std::size_t error_position_ = 0;
   std::string error_;
   Tick min_time_ = 0;  // the kept events' earliest start and latest end, ns, before the base
   Tick max_time_ = 0;
 
  private:
-  enum class Key : std::uint8_t {
+  enum class Field : std::uint8_t {
     kNone, kTraceEvents, kDistributed, kBase, kPh, kCat, kName, kTs, kDur, kTid, kArgs, kExternalId, kCorrelation,
     kRank, kWorldSize
   };
 
+  bool Unsigned(std::uint64_t v) {  // above INT64_MAX
+    if (InEvent() && (key_ == Field::kTs || key_ == Field::kDur)) return Bad(std::to_string(v) + " µs is out of range");
+    if (!stack_.empty() && stack_.back() == Ctx::kTop && key_ == Field::kBase)
+      return Stop("baseTimeNanoseconds " + std::to_string(v) + " is out of range (0 .. 2^62)");
+    return Integer(INT64_MAX);
+  }
+  bool Float(std::string_view text) {
+    if (!InEvent()) return true;
+    if (key_ == Field::kTs || key_ == Field::kDur) {
+      Tick ns = 0;
+      if (!MicrosecondsToNs(text.data(), text.size(), ns)) return Bad(std::string(text) + " µs is out of range");
+      Time(ns, std::string(text));
+    }
+    return true;
+  }
   bool Integer(std::int64_t v) {
     if (stack_.empty()) return true;
     switch (stack_.back()) {
       case Ctx::kTop:
-        if (key_ == Key::kBase) {
+        if (key_ == Field::kBase) {
           if (v < 0 || v >= kTimeLimit)
             return Stop("baseTimeNanoseconds " + std::to_string(v) + " is out of range (0 .. 2^62)");
           out_.base_ns = v, out_.has_base = true;
         }
         break;
       case Ctx::kDist:
-        if (key_ == Key::kRank) out_.rank = v < 0 || v > INT32_MAX ? -2 : static_cast<int>(v);
-        else if (key_ == Key::kWorldSize) out_.world_size = v < 0 || v > INT32_MAX ? 0 : static_cast<int>(v);
+        if (key_ == Field::kRank) out_.rank = v < 0 || v > INT32_MAX ? -2 : static_cast<int>(v);
+        else if (key_ == Field::kWorldSize) out_.world_size = v < 0 || v > INT32_MAX ? 0 : static_cast<int>(v);
         break;
       case Ctx::kEvent:
-        if (key_ == Key::kTs || key_ == Key::kDur) {
+        if (key_ == Field::kTs || key_ == Field::kDur) {
           if (v <= -kTimeLimit / 1000 || v >= kTimeLimit / 1000) return Bad(std::to_string(v) + " µs is out of range");
           Time(v * 1000, std::to_string(v));
-        } else if (key_ == Key::kTid && v >= 0 && v <= INT32_MAX) ev_.tid = static_cast<int>(v);
+        } else if (key_ == Field::kTid && v >= 0 && v <= INT32_MAX) ev_.tid = static_cast<int>(v);
         break;
       case Ctx::kArgs:
-        if (key_ == Key::kExternalId) ev_.ext_id = v;
-        else if (key_ == Key::kCorrelation) ev_.correlation = v;
+        if (key_ == Field::kExternalId) ev_.ext_id = v;
+        else if (key_ == Field::kCorrelation) ev_.correlation = v;
         break;
       default: break;
     }
@@ -221,8 +231,8 @@ class Handler {
   bool InEvent() const { return !stack_.empty() && stack_.back() == Ctx::kEvent; }
   // The event's ts or dur (the pending key) is no time; said if the event is kept.
   bool Bad(const std::string& what) {
-    if (ev_.bad.empty()) ev_.bad = (key_ == Key::kTs ? "ts " : "dur ") + what;
-    if (key_ == Key::kTs) ev_.has_ts = true;  // present, if unreadable
+    if (ev_.bad.empty()) ev_.bad = (key_ == Field::kTs ? "ts " : "dur ") + what;
+    if (key_ == Field::kTs) ev_.has_ts = true;  // present, if unreadable
     return true;
   }
   bool Stop(const std::string& what) {
@@ -232,7 +242,7 @@ class Handler {
   }
   void Time(Tick ns, const std::string& text) {
     if (ns <= -kTimeLimit || ns >= kTimeLimit) Bad(text + " µs is out of range");
-    else if (key_ == Key::kTs) ev_.ts = ns, ev_.has_ts = true;
+    else if (key_ == Field::kTs) ev_.ts = ns, ev_.has_ts = true;
     else if (ns < 0) Bad(text + " µs is negative");
     else ev_.dur = ns;
   }
@@ -282,7 +292,7 @@ class Handler {
   KinetoEvents& out_;
   const KinetoSource& source_;
   std::vector<Ctx> stack_;
-  Key key_ = Key::kNone;
+  Field key_ = Field::kNone;
   Event ev_;
 };
 
@@ -291,8 +301,11 @@ class Handler {
 Result<KinetoEvents> CollectKinetoEvents(KinetoSource& source) {
   KinetoEvents out;
   Handler handler(out, source);
-  const bool ok = json::sax_parse(KinetoByteIterator(&source), KinetoByteIterator(), &handler);
+  JsonStream<Handler> parser(source, handler);
+  const bool ok = parser.Parse();
   if (source.failed()) return Fail(ErrorCode::kIo, "byte " + std::to_string(source.consumed()) + ": " + source.error());
+  if (!ok && !parser.error().empty())
+    return Fail(ErrorCode::kParse, "byte " + std::to_string(parser.error_byte()) + ": " + parser.error());
   if (!ok) return Fail(ErrorCode::kParse, "byte " + std::to_string(handler.error_position_) + ": " + handler.error_);
   // The base comes before or after the events; with it, every time stays below 2^62 ns.
   if (out.has_base && (out.base_ns + handler.max_time_ >= kTimeLimit || out.base_ns + handler.min_time_ <= -kTimeLimit))

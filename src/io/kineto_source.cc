@@ -49,12 +49,20 @@ KinetoSource::~KinetoSource() {
   if (file_ != nullptr) std::fclose(file_);
 }
 
-bool KinetoSource::Refill() {
+bool KinetoSource::Refill(const char** keep) {
   if (!error_.empty()) return false;
-  consumed_ += end_ - chunk_.data();
+  const size_t from = static_cast<size_t>(*keep - chunk_.data());
+  const size_t kept = static_cast<size_t>(end_ - *keep);
+  consumed_ += static_cast<std::int64_t>(from);
+  if (kept > 0) {
+    if (kept > chunk_.size() / 2) chunk_.resize(chunk_.size() * 2);  // a long token: room for it and a chunk
+    std::memmove(chunk_.data(), chunk_.data() + from, kept);
+  }
+  char* const at = chunk_.data() + kept;
+  const size_t room = chunk_.size() - kept;
   std::int64_t n = 0;
   if (gz_ != nullptr) {
-    n = gzread(static_cast<gzFile>(gz_), chunk_.data(), static_cast<unsigned>(chunk_.size()));
+    n = gzread(static_cast<gzFile>(gz_), at, static_cast<unsigned>(room));
     int code = Z_OK;
     const char* what = gzerror(static_cast<gzFile>(gz_), &code);
     // A short gzip file reads as 0 bytes with Z_BUF_ERROR ("unexpected end of file"), not as -1.
@@ -65,13 +73,15 @@ bool KinetoSource::Refill() {
       n = 0;
     }
   } else {
-    n = static_cast<std::int64_t>(std::fread(chunk_.data(), 1, chunk_.size(), file_));
+    n = static_cast<std::int64_t>(std::fread(at, 1, room, file_));
     if (n == 0 && std::ferror(file_)) error_ = std::string("read error: ") + std::strerror(errno);
   }
-  pos_ = chunk_.data();
-  end_ = chunk_.data() + n;
-  if (progress_ && consumed_ + n >= next_) {
-    progress_(consumed_ + n);
+  *keep = chunk_.data();
+  pos_ = at;
+  end_ = at + n;
+  const std::int64_t read = consumed_ + static_cast<std::int64_t>(kept) + n;
+  if (progress_ && read >= next_) {
+    progress_(read);
     next_ += every_;
   }
   return n > 0;

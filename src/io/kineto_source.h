@@ -1,13 +1,12 @@
 // The bytes of a trace file, read in 1 MiB chunks (plain, or inflated with
-// zlib when the file starts with gzip's magic bytes), behind an input
-// iterator that nlohmann's SAX parser reads one character at a time. Memory
-// is one chunk, whatever the file's size.
+// zlib when the file starts with gzip's magic bytes), which the streaming
+// JSON parser (json_stream.h) reads in place. Memory is one chunk, and the
+// token a refill keeps, whatever the file's size.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <functional>
-#include <iterator>
 #include <memory>
 #include <string>
 #include <vector>
@@ -24,8 +23,12 @@ class KinetoSource {
   KinetoSource(const KinetoSource&) = delete;
   KinetoSource& operator=(const KinetoSource&) = delete;
 
-  // Makes bytes available; false at the end of input or on a read error.
-  bool Refill();
+  // Reads the next bytes to end_. The bytes from *keep (a pointer into the
+  // current chunk, at most end_) to end_ are moved to the chunk's start,
+  // before the new ones, and *keep is set to their new place; pos_ then
+  // points past them. False when no byte was added: the end of input or a
+  // read error (the kept bytes stay).
+  bool Refill(const char** keep);
   bool failed() const { return !error_.empty(); }
   const std::string& error() const { return error_; }  // "corrupt gzip data", ...
   std::int64_t consumed() const { return consumed_ + (pos_ - chunk_.data()); }  // bytes handed to the parser
@@ -36,7 +39,7 @@ class KinetoSource {
     every_ = next_ = every;
   }
 
-  const char* pos_ = nullptr;  // next byte (the iterator reads and advances these)
+  const char* pos_ = nullptr;  // next byte (the parser reads and advances these)
   const char* end_ = nullptr;
 
  private:
@@ -49,31 +52,6 @@ class KinetoSource {
   std::function<void(std::int64_t)> progress_;
   std::int64_t every_ = 0;
   std::int64_t next_ = 0;
-};
-
-// An input iterator over a KinetoSource; equal to the default-constructed
-// (end) iterator once the source is exhausted.
-class KinetoByteIterator {
- public:
-  using iterator_category = std::input_iterator_tag;
-  using value_type = char;
-  using difference_type = std::ptrdiff_t;
-  using pointer = const char*;
-  using reference = const char&;
-
-  KinetoByteIterator() = default;
-  explicit KinetoByteIterator(KinetoSource* source) : s_(source) {}
-  const char& operator*() const { return *s_->pos_; }
-  KinetoByteIterator& operator++() {
-    ++s_->pos_;
-    return *this;
-  }
-  bool operator==(const KinetoByteIterator& other) const { return AtEnd() == other.AtEnd(); }
-  bool operator!=(const KinetoByteIterator& other) const { return !(*this == other); }
-
- private:
-  bool AtEnd() const { return s_ == nullptr || (s_->pos_ == s_->end_ && !s_->Refill()); }
-  KinetoSource* s_ = nullptr;
 };
 
 }  // namespace ppsim::io
