@@ -48,12 +48,28 @@ Result<std::vector<io::KinetoTrace>> ReadTraces(const std::vector<std::string>& 
   for (const auto& [file, in_folder] : *files) {
     io::KinetoReadOptions ro;
     ro.step = o.step;
-    ro.skip_non_trace = in_folder;
+    ro.skip_non_trace = true;
     ro.progress = o.progress;
     Result<io::KinetoTrace> t = io::ReadKinetoTrace(file, ro);
     if (!t) return t.error();
-    if (t->rank < 0) continue;  // a folder's JSON that is no trace (a truth.json beside the traces)
-    read.push_back(std::move(*t));
+    if (t->rank >= 0) {
+      read.push_back(std::move(*t));
+      continue;
+    }
+    if (in_folder) continue;  // a folder's JSON that is no trace (a truth.json beside the traces)
+    // A file named on the command line without traceEvents: a ppsim timeline, all ranks in one.
+    Result<std::vector<io::KinetoTrace>> timeline = explain::TimelineAsTraces(file);
+    if (!timeline) {
+      if (timeline.error().code != ErrorCode::kParse) return timeline.error();
+      std::string why = timeline.error().message;  // "FILE: what" or "FILE:3:7: what"
+      if (why.starts_with(io::DisplayPath(file) + ": ")) why = why.substr(io::DisplayPath(file).size() + 2);
+      return Fail(ErrorCode::kParse,
+                  io::DisplayPath(file) + ": no traceEvents: not a profiler trace, nor a ppsim timeline (" + why + ")");
+    }
+    if (files->size() != 1)
+      return Fail(ErrorCode::kUsage, io::DisplayPath(file) + " is a ppsim timeline, which holds every rank: give it "
+                                         "alone, not with other files");
+    return std::move(*timeline);
   }
   if (read.empty()) return Fail(ErrorCode::kParse, "no profiler trace among the files given");
   const int n = static_cast<int>(read.size());

@@ -38,6 +38,12 @@ struct Pipeline {
   bool split = false;
 };
 
+// A ppsim timeline file (the `simulate --json` shape, or a bare ops list)
+// as one trace per device, ticks as ns (explain_timeline.cc). Errors: the
+// timeline reader's; kBadSchedule for ops explain does not read
+// (overlapped pairs, R, slices); kInvalidValue for a device without ops.
+Result<std::vector<io::KinetoTrace>> TimelineAsTraces(const std::string& path);
+
 // The pipeline the traces (indexed by rank) ran; kBadSchedule naming the
 // action when they do not form one.
 Result<Pipeline> BuildPipeline(const std::vector<io::KinetoTrace>& traces);

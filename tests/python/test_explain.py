@@ -47,3 +47,19 @@ def test_explain_draws_the_clis_picture(tmp_path):
     with pytest.raises(ppsim.Error) as e:
         ppsim.explain(NONE, output=tmp_path / "r.txt")
     assert e.value.code == 2
+
+
+def test_explain_reads_a_ppsim_timeline_as_the_measured_run(tmp_path):
+    # A simulated 1F1B with one slow stage, written as simulate --json writes
+    # it, then explained: ticks as ns, the slow stage's rank a straggler.
+    run = ppsim.simulate("1f1b", P=4, M=8, costs="F=1000:1000:1500:1000,BW=2000:2000:3000:2000")
+    path = tmp_path / "slow.json"
+    path.write_text(run.to_json())
+    r = ppsim.explain(path, equal_stages=True)
+    assert r["schedule"] == "1f1b"
+    assert r["measured"]["makespan_us"] == 43.5
+    assert r["ideal"]["makespan_us"] == 33.0
+    assert r["findings"][0]["kind"] == "straggler" and r["findings"][0]["rank"] == 2
+    code, out, err = run_cli("explain", str(path), "--json", "--equal-stages")
+    assert code == 0, err
+    assert r == json.loads(out)

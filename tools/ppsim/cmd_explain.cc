@@ -57,7 +57,9 @@ const CommandRegistrar explain_registrar(37, [](CLI::App& app, int* exit_code) {
   CLI::App* cmd = app.add_subcommand(
       "explain", "read the PyTorch profiler traces of a pipeline-parallel training step (one per rank) and say "
                  "where its time went (docs/explain.md)");
-  cmd->add_option("traces", o->traces, "trace files (.json or .json.gz), or folders of them, one per rank")
+  cmd->add_option("traces", o->traces,
+                  "trace files (.json or .json.gz), or folders of them, one per rank; or one ppsim timeline "
+                  "(simulate --json's shape, ticks as ns) as a hand-made measured run")
       ->required();
   cmd->add_option("--step", o->options.step, "ProfilerStep#N to read (default: the last complete one)")
       ->check(CLI::Range(std::int64_t{0}, std::int64_t{1} << 62));
