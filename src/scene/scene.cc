@@ -294,7 +294,7 @@ class SceneLoader {
       const Origin ro = At(r);
       run.pos = ro.pos;
       bool has_name = false, has_schedule = false;
-      Origin caption_origin, layout_origin, as_origin;
+      Origin caption_origin, layout_origin, as_origin, expect_origin;
       for (auto&& [key, value] : t) {
         const std::string k(key.str());
         const Origin o = At(value);
@@ -334,6 +334,18 @@ class SceneLoader {
           if (path.empty()) return Bad(ErrorCode::kInvalidValue, o, "trace must name a folder or file of traces");
           const size_t slash = path_.rfind('/');
           run.trace = path[0] == '/' || slash == std::string::npos ? path : path_.substr(0, slash + 1) + path;
+        } else if (k == "expect") {  // the trace's expected costs: a cost file, relative to the scene
+          std::string path;
+          if (!String(k, value, o, &path)) return false;
+          if (path.empty()) return Bad(ErrorCode::kInvalidValue, o, "expect must name a cost file");
+          const size_t slash = path_.rfind('/');
+          run.expect = path[0] == '/' || slash == std::string::npos ? path : path_.substr(0, slash + 1) + path;
+          expect_origin = o;
+        } else if (k == "equal_stages") {  // the trace's stages are declared equal
+          if (!value.is_boolean())
+            return Bad(ErrorCode::kInvalidValue, o, "equal_stages must be true or false");
+          run.equal_stages = value.as_boolean()->get();
+          if (run.equal_stages) expect_origin = expect_origin.pos.line > 0 ? expect_origin : o;
         } else if (k == "as") {  // which run of the trace: measured or ideal
           if (!String(k, value, o, &run.as)) return false;
           if (run.as != "measured" && run.as != "ideal")
@@ -342,8 +354,8 @@ class SceneLoader {
         } else {
           return Bad(ErrorCode::kUnknownName, At(key),
                      "unknown key '" + k +
-                         "' in [[run]] (known: name, schedule, trace, as, caption, P, M, v, chunks, comm, hold, "
-                         "costs, cost_per, max_activations, layout)");
+                         "' in [[run]] (known: name, schedule, trace, as, expect, equal_stages, caption, P, M, v, "
+                         "chunks, comm, hold, costs, cost_per, max_activations, layout)");
         }
       }
       if (!run.layout.empty() && !ApplyLayout(run, layout_origin)) return false;
@@ -352,6 +364,11 @@ class SceneLoader {
         return Bad(ErrorCode::kInvalidValue, ro, "[[run]] \"" + run.name + "\": a schedule or a trace, not both");
       if (run.trace.empty() && as_origin.pos.line > 0)
         return Bad(ErrorCode::kInvalidValue, as_origin, "as names a run of a trace: give trace = \"DIR/\" too");
+      if (run.trace.empty() && expect_origin.pos.line > 0)
+        return Bad(ErrorCode::kInvalidValue, expect_origin,
+                   "expect and equal_stages judge a trace's run: give trace = \"DIR/\" too");
+      if (!run.expect.empty() && run.equal_stages)
+        return Bad(ErrorCode::kInvalidValue, expect_origin, "expect or equal_stages, not both (as ppsim explain)");
       if (!has_schedule && run.trace.empty())
         return Bad(ErrorCode::kInvalidValue, ro, "[[run]] \"" + run.name + "\" needs a schedule (or a trace)");
       if (!scene_.runs.empty() && scene_.traces != !run.trace.empty())

@@ -27,16 +27,21 @@ Result<Timeline> SearchRun(const SceneRun& run, const Problem& problem) {
 }
 
 // trace = "DIR/": the measured run or its ideal, as ppsim explain reads and
-// places them (each trace read once per scene).
+// places them, with the run's expected costs (each trace and expectation
+// read once per scene).
 using TraceRuns = std::map<std::string, std::shared_ptr<const jobs::ExplainRuns>>;
 Result<Timeline> TraceRun(const SceneRun& run, TraceRuns& read) {
-  auto it = read.find(run.trace);
+  const std::string key = run.trace + '\n' + run.expect + '\n' + (run.equal_stages ? "equal" : "");
+  auto it = read.find(key);
   if (it == read.end()) {
-    Result<jobs::ExplainReport> r = jobs::Explain({run.trace}, jobs::ExplainOptions{});
+    jobs::ExplainOptions options;
+    options.expect_file = run.expect;
+    options.equal_stages = run.equal_stages;
+    Result<jobs::ExplainReport> r = jobs::Explain({run.trace}, options);
     if (!r) return r.error().With("trace");
     if (!r->runs)
       return Fail(ErrorCode::kInvalidValue, "trace: " + run.trace + " holds parts (no PP: ranges), no run to name");
-    it = read.emplace(run.trace, r->runs).first;
+    it = read.emplace(key, r->runs).first;
   }
   return run.as == "ideal" ? it->second->ideal : it->second->measured;
 }

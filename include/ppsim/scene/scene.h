@@ -66,6 +66,11 @@ struct SceneRun {
   // orders placed by ppsim at the median costs, faults removed).
   std::string trace;
   std::string as = "measured";
+  // With a trace: the costs the ideal is judged against, as explain's
+  // --expect (a cost file, relative to the scene, ns ticks) or
+  // --equal-stages; a straggler found so is removed from the ideal.
+  std::string expect;
+  bool equal_stages = false;
 };
 
 struct SceneClaim {
