@@ -104,6 +104,25 @@ TEST_F(ExplainTimeline, ASlowMicrobatchIsAHiccupOfItsOps) {
   }
 }
 
+TEST_F(ExplainTimeline, SearchsOrderIsAnOrderCandidate) {
+  // ZB-H1 with unequal forwards: no registry schedule beats it within its
+  // memory (4 sets per device), but ppsim search does, by 300 ns, and proves
+  // it optimal: explain's order finding names search, and search on the
+  // exported costs finds that makespan.
+  const std::string path = Simulate("zbh1_uneven", "-s zb-h1 -P 4 -M 8 --cost F=1000:1300:1000:1200,B=1000,W=1000");
+  const auto run = RunPpsim("explain " + path + " --json --export-costs " + dir_ + "/fitted.toml");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const json j = json::parse(run.out);
+  EXPECT_EQ(j["ideal"]["makespan_us"], 29.2);
+  ASSERT_EQ(j["findings"].size(), 1u) << j["findings"].dump();
+  EXPECT_EQ(j["findings"][0]["kind"], "order");
+  EXPECT_EQ(j["findings"][0]["op"], "search");
+  EXPECT_EQ(j["findings"][0]["lost_us"], 0.3);
+  const auto search = RunPpsim("search --cost-file " + dir_ + "/fitted.toml -P 4 -M 8 --max-activations 4 --json");
+  ASSERT_EQ(search.exit_code, 0) << search.err;
+  EXPECT_EQ(json::parse(search.out)["makespan"], 28900);
+}
+
 TEST_F(ExplainTimeline, WhatExplainCannotReadIsRefusedNamingTheOp) {
   const std::string empty = dir_ + "/empty.json";
   std::ofstream(empty) << R"({"ops": []})";
