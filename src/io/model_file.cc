@@ -10,7 +10,7 @@
 #include "ppsim/layout.h"
 #include "ppsim/placement_spec.h"
 #include "ppsim/memory_model.h"
-#include "model_kinds.h"
+#include "model_keys.h"
 
 namespace ppsim::io {
 namespace {
@@ -19,72 +19,31 @@ Error At(Error e, const std::string& source, const toml::source_region& region) 
   return e.At(source, static_cast<int>(region.begin.line), static_cast<int>(region.begin.column));
 }
 
-// A whole number in [0, max] at `node`, named `field`.
-Error Count(const toml::node& node, const std::string& field, long long min, long long max, const std::string& source,
-            std::int64_t& out) {
-  const auto* i = node.as_integer();
-  if (i == nullptr)
-    return At(Error::Field(ErrorCode::kInvalidValue, field, ": expected a whole number"), source, node.source());
-  const std::int64_t v = i->get();
-  if (v < min)
-    return At(Error::Field(ErrorCode::kInvalidValue, field,
-                           " must be ≥ " + std::to_string(min) + ", got " + std::to_string(v)),
-              source, node.source());
-  if (v > max)
-    return At(Error::Field(ErrorCode::kTooLarge, field,
-                           ": " + std::to_string(v) + " exceeds the limit " + std::to_string(max)),
-              source, node.source());
-  out = v;
-  return Error::Ok();
+namespace keys = model_keys;
+
+// The value at `node` as the shared rules see it.
+keys::Value ValueOf(const toml::node& node) {
+  keys::Value v;
+  if (const auto* i = node.as_integer()) {
+    v.type = keys::Value::Type::kInteger;
+    v.integer = i->get();
+  } else if (const auto* s = node.as_string()) {
+    v.type = keys::Value::Type::kString;
+    v.text = s->get();
+  }
+  return v;
 }
 
-using model_keys::KindLetter;
-
-// One [[layer]] table, appended `repeat` times.
+// One [[layer]] table, appended `repeat` times. A key's error is placed at
+// its value, an unknown key at the key.
 Error ReadLayer(const toml::table& t, const toml::node& where, const std::string& source, Model& model) {
-  ModelLayer layer;
-  std::int64_t repeat = 1;
-  bool has_kind = false;
+  keys::LayerDraft draft;
   for (const auto& [k, node] : t) {
     const std::string key(k.str());
-    Error e = Error::Ok();
-    if (key == "kind") {
-      const auto* s = node.as_string();
-      layer.kind = s ? KindLetter(s->get()) : 0;
-      if (layer.kind == 0)
-        return At(Fail(ErrorCode::kUnknownName, "kind: " + (s ? "'" + s->get() + "'" : std::string("a non-string")) +
-                                                    " is not a layer kind (embedding, decoder, mtp, loss)"),
-                  source, node.source());
-      has_kind = true;
-    } else if (key == "name") {
-      if (!node.is_string())
-        return At(Error::Field(ErrorCode::kInvalidValue, "name", ": expected a string"), source, node.source());
-      layer.name = node.as_string()->get();
-    } else if (key == "repeat") {
-      e = Count(node, key, 1, kMaxModelLayers, source, repeat);
-    } else if (key == "F" || key == "B" || key == "W") {
-      Tick& cost = key == "F" ? layer.f : key == "B" ? layer.b : layer.w;
-      e = Count(node, key, 0, kMaxCost, source, cost);
-    } else if (key == "activation_bytes" || key == "param_bytes" || key == "checkpoint_bytes") {
-      std::int64_t& bytes = key == "param_bytes"        ? layer.param_bytes
-                            : key == "checkpoint_bytes" ? layer.checkpoint_bytes
-                                                        : layer.activation_bytes;
-      e = Count(node, key, 0, kMaxBytes, source, bytes);
-    } else {
-      return At(Fail(ErrorCode::kUnknownName, "unknown key '" + key +
-                                                  "' (known: kind, name, repeat, F, B, W, activation_bytes, "
-                                                  "checkpoint_bytes, param_bytes)"),
-                source, k.source());
-    }
-    if (!e.ok()) return e;
+    if (!keys::IsLayerKey(key)) return At(keys::UnknownKey("", key, keys::LayerKeyList()), source, k.source());
+    if (Error e = keys::SetLayerKey(key, ValueOf(node), key, draft); !e.ok()) return At(e, source, node.source());
   }
-  if (!has_kind)
-    return At(Fail(ErrorCode::kInvalidValue, "layer: no kind (embedding, decoder, mtp, loss)"), source, where.source());
-  if (static_cast<long long>(model.layers.size()) + repeat > kMaxModelLayers)
-    return At(Fail(ErrorCode::kTooLarge, "repeat: more than " + std::to_string(kMaxModelLayers) + " layers in all"),
-              source, where.source());
-  model.layers.insert(model.layers.end(), static_cast<size_t>(repeat), layer);
-  return Error::Ok();
+  return At(keys::AppendLayer(draft, "layer", "repeat", model), source, where.source());
 }
 
 // The [bytes_per_param] table: weight (≥ 1), grad and optimizer bytes.
@@ -94,15 +53,8 @@ Error ReadBytesPerParam(const toml::node& node, const std::string& source, Bytes
     return At(Fail(ErrorCode::kInvalidValue, "bytes_per_param: expected a table ([bytes_per_param])"), source,
               node.source());
   for (const auto& [k, value] : *t) {
-    const std::string key(k.str());
-    int* field = key == "weight" ? &per.weight : key == "grad" ? &per.grad : key == "optimizer" ? &per.optimizer : nullptr;
-    if (field == nullptr)
-      return At(Fail(ErrorCode::kUnknownName,
-                     "bytes_per_param: unknown key '" + key + "' (known: weight, grad, optimizer)"),
-                source, k.source());
-    std::int64_t n = 0;
-    if (Error e = Count(value, "bytes_per_param." + key, key == "weight" ? 1 : 0, 64, source, n); !e.ok()) return e;
-    *field = static_cast<int>(n);
+    Error e = keys::SetBytesPerParam(k.str(), ValueOf(value), per);
+    if (!e.ok()) return At(e, source, e.code == ErrorCode::kUnknownName ? k.source() : value.source());
   }
   return Error::Ok();
 }
@@ -111,21 +63,9 @@ Error ReadBytesPerParam(const toml::node& node, const std::string& source, Bytes
 // those layers are recomputed.
 Error ReadRecompute(const toml::node& node, const std::string& source, Model& model) {
   const toml::array* list = node.as_array();
-  if (list == nullptr)
-    return At(Fail(ErrorCode::kInvalidValue, "recompute: expected a list of layer kinds or names"), source,
-              node.source());
-  for (const toml::node& item : *list) {
-    const auto* s = item.as_string();
-    if (s == nullptr)
-      return At(Fail(ErrorCode::kInvalidValue, "recompute: expected a layer kind or name (a string)"), source,
-                item.source());
-    const std::string what = s->get();
-    if (!model_keys::MarkRecompute(what, model))
-      return At(Fail(ErrorCode::kUnknownName, "recompute: '" + what +
-                                                  "' is neither a layer kind (embedding, decoder, mtp, loss) nor "
-                                                  "the name of a layer of this model"),
-                source, item.source());
-  }
+  if (list == nullptr) return At(keys::RecomputeNotAList(), source, node.source());
+  for (const toml::node& item : *list)
+    if (Error e = keys::Recompute(ValueOf(item), "recompute", model); !e.ok()) return At(e, source, item.source());
   return Error::Ok();
 }
 
@@ -142,7 +82,10 @@ Result<Model> ParseModelText(std::string_view text, const std::string& source) {
   const toml::node* recompute = nullptr;  // read once every layer is known
   for (const auto& [k, node] : doc) {
     const std::string key(k.str());
-    if (key == "name") continue;
+    if (key == "name") {
+      if (Error e = keys::ModelName(ValueOf(node)); !e.ok()) return At(e, source, node.source());
+      continue;
+    }
     if (key == "recompute") {
       recompute = &node;
       continue;
@@ -152,9 +95,7 @@ Result<Model> ParseModelText(std::string_view text, const std::string& source) {
       continue;
     }
     if (key != "layer")
-      return At(Fail(ErrorCode::kUnknownName,
-                     "unknown key '" + key + "' (known: name, recompute, [bytes_per_param], [[layer]])"),
-                source, k.source());
+      return At(keys::UnknownKey("", key, "name, recompute, [bytes_per_param], [[layer]]"), source, k.source());
     const toml::array* layers = node.as_array();
     if (layers == nullptr)
       return At(Fail(ErrorCode::kInvalidValue, "layer: expected tables ([[layer]])"), source, node.source());
@@ -166,7 +107,7 @@ Result<Model> ParseModelText(std::string_view text, const std::string& source) {
     }
   }
   if (model.layers.empty())
-    return Error(ErrorCode::kInvalidValue, "no [[layer]]: a model has at least one layer").At(source, 1, 1);
+    return keys::NoLayers("no [[layer]]").At(source, 1, 1);
   if (recompute != nullptr)
     if (Error e = ReadRecompute(*recompute, source, model); !e.ok()) return e;
   return model;

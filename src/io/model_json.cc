@@ -7,7 +7,7 @@
 #include <limits>
 #include <string>
 
-#include "model_kinds.h"
+#include "model_keys.h"
 #include "ppsim/io/model_file.h"
 #include "ppsim/memory_model.h"
 #include "ppsim/problem.h"
@@ -22,98 +22,48 @@ Error Bad(ErrorCode code, const std::string& path, const std::string& what, cons
   return Error::Field(code, path, what).At(source);
 }
 
-// A whole number in [min, max] at `node`, named `path`.
-Error Count(const Json& node, const std::string& path, long long min, long long max, const std::string& source,
-            std::int64_t& out) {
-  if (!node.is_number_integer()) return Bad(ErrorCode::kInvalidValue, path, ": expected a whole number", source);
-  if (node.is_number_unsigned() && node.get<std::uint64_t>() > static_cast<std::uint64_t>(max))
-    return Bad(ErrorCode::kTooLarge, path,
-               ": " + std::to_string(node.get<std::uint64_t>()) + " exceeds the limit " + std::to_string(max), source);
-  const std::int64_t v = node.get<std::int64_t>();
-  if (v < min)
-    return Bad(ErrorCode::kInvalidValue, path, " must be ≥ " + std::to_string(min) + ", got " + std::to_string(v),
-               source);
-  if (v > max)
-    return Bad(ErrorCode::kTooLarge, path, ": " + std::to_string(v) + " exceeds the limit " + std::to_string(max),
-               source);
-  out = v;
-  return Error::Ok();
+namespace keys = model_keys;
+
+// The value at `node` as the shared rules see it.
+keys::Value ValueOf(const Json& node) {
+  keys::Value v;
+  if (node.is_number_integer()) {
+    v.type = keys::Value::Type::kInteger;
+    if (node.is_number_unsigned() && node.get<std::uint64_t>() > std::numeric_limits<std::int64_t>::max())
+      v.above = node.get<std::uint64_t>();
+    else
+      v.integer = node.get<std::int64_t>();
+  } else if (node.is_string()) {
+    v.type = keys::Value::Type::kString;
+    v.text = node.get<std::string>();
+  }
+  return v;
 }
 
 // One layer object, layer[i], appended `repeat` times.
 Error ReadLayer(const Json& t, const std::string& at, const std::string& source, Model& model) {
   if (!t.is_object()) return Bad(ErrorCode::kInvalidValue, at, ": expected an object {\"kind\": ...}", source);
-  ModelLayer layer;
-  std::int64_t repeat = 1;
-  bool has_kind = false;
+  keys::LayerDraft draft;
   for (const auto& [key, node] : t.items()) {
-    const std::string path = at + "." + key;
-    Error e = Error::Ok();
-    if (key == "kind") {
-      layer.kind = node.is_string() ? model_keys::KindLetter(node.get<std::string>()) : 0;
-      if (layer.kind == 0)
-        return Bad(ErrorCode::kUnknownName, path,
-                   ": " + (node.is_string() ? "'" + node.get<std::string>() + "'" : std::string("a non-string")) +
-                       " is not a layer kind (" + model_keys::kKinds + ")",
-                   source);
-      has_kind = true;
-    } else if (key == "name") {
-      if (!node.is_string()) return Bad(ErrorCode::kInvalidValue, path, ": expected a string", source);
-      layer.name = node.get<std::string>();
-    } else if (key == "repeat") {
-      e = Count(node, path, 1, kMaxModelLayers, source, repeat);
-    } else if (key == "F" || key == "B" || key == "W") {
-      Tick& cost = key == "F" ? layer.f : key == "B" ? layer.b : layer.w;
-      e = Count(node, path, 0, kMaxCost, source, cost);
-    } else if (key == "activation_bytes" || key == "param_bytes" || key == "checkpoint_bytes") {
-      std::int64_t& bytes = key == "param_bytes"        ? layer.param_bytes
-                            : key == "checkpoint_bytes" ? layer.checkpoint_bytes
-                                                        : layer.activation_bytes;
-      e = Count(node, path, 0, kMaxBytes, source, bytes);
-    } else {
-      return Bad(ErrorCode::kUnknownName, at,
-                 ": unknown key '" + key + "' (known: " + model_keys::kLayerKeys + ")", source);
-    }
-    if (!e.ok()) return e;
+    if (!keys::IsLayerKey(key)) return keys::UnknownKey(at, key, keys::LayerKeyList()).At(source);
+    if (Error e = keys::SetLayerKey(key, ValueOf(node), at + "." + key, draft); !e.ok()) return e.At(source);
   }
-  if (!has_kind)
-    return Bad(ErrorCode::kInvalidValue, at, ": no kind (" + std::string(model_keys::kKinds) + ")", source);
-  if (static_cast<long long>(model.layers.size()) + repeat > kMaxModelLayers)
-    return Bad(ErrorCode::kTooLarge, at + ".repeat",
-               ": more than " + std::to_string(kMaxModelLayers) + " layers in all", source);
-  model.layers.insert(model.layers.end(), static_cast<size_t>(repeat), layer);
-  return Error::Ok();
+  return keys::AppendLayer(draft, at, at + ".repeat", model).At(source);
 }
 
 Error ReadBytesPerParam(const Json& node, const std::string& source, BytesPerParam& per) {
   if (!node.is_object())
     return Bad(ErrorCode::kInvalidValue, "bytes_per_param", ": expected an object {\"weight\": ...}", source);
-  for (const auto& [key, value] : node.items()) {
-    int* field = key == "weight" ? &per.weight : key == "grad" ? &per.grad : key == "optimizer" ? &per.optimizer : nullptr;
-    if (field == nullptr)
-      return Bad(ErrorCode::kUnknownName, "bytes_per_param",
-                 ": unknown key '" + key + "' (known: weight, grad, optimizer)", source);
-    std::int64_t n = 0;
-    if (Error e = Count(value, "bytes_per_param." + key, key == "weight" ? 1 : 0, 64, source, n); !e.ok()) return e;
-    *field = static_cast<int>(n);
-  }
+  for (const auto& [key, value] : node.items())
+    if (Error e = keys::SetBytesPerParam(key, ValueOf(value), per); !e.ok()) return e.At(source);
   return Error::Ok();
 }
 
 Error ReadRecompute(const Json& node, const std::string& source, Model& model) {
-  if (!node.is_array())
-    return Bad(ErrorCode::kInvalidValue, "recompute", ": expected a list of layer kinds or names", source);
-  for (size_t i = 0; i < node.size(); ++i) {
-    const std::string path = "recompute[" + std::to_string(i) + "]";
-    if (!node[i].is_string())
-      return Bad(ErrorCode::kInvalidValue, path, ": expected a layer kind or name (a string)", source);
-    const std::string what = node[i].get<std::string>();
-    if (!model_keys::MarkRecompute(what, model))
-      return Bad(ErrorCode::kUnknownName, path,
-                 ": '" + what + "' is neither a layer kind (" + model_keys::kKinds +
-                     ") nor the name of a layer of this model",
-                 source);
-  }
+  if (!node.is_array()) return keys::RecomputeNotAList().At(source);
+  for (size_t i = 0; i < node.size(); ++i)
+    if (Error e = keys::Recompute(ValueOf(node[i]), "recompute[" + std::to_string(i) + "]", model); !e.ok())
+      return e.At(source);
   return Error::Ok();
 }
 
@@ -124,12 +74,26 @@ std::string SyntaxMessage(const std::string& what) {
   return colon == std::string::npos ? what : what.substr(colon + 2);
 }
 
+// A model nests three levels (the object, the layer list, a layer); deeper
+// input is refused while it is read, before it fills memory.
+constexpr int kMaxDepth = 64;
+struct TooDeep {};
+
 }  // namespace
 
 Result<Model> ParseModelJson(std::string_view text, const std::string& source) {
   Json doc;
+  std::string last_key;  // the last key read, to name the value a bad number belongs to
+  auto track = [&last_key](int depth, Json::parse_event_t event, Json& parsed) {
+    if (depth > kMaxDepth) throw TooDeep{};
+    if (event == Json::parse_event_t::key) last_key = parsed.is_string() ? parsed.get<std::string>() : "";
+    return true;
+  };
   try {
-    doc = Json::parse(text);
+    doc = Json::parse(text, track);
+  } catch (const TooDeep&) {
+    return Fail(ErrorCode::kParse, "nested deeper than " + std::to_string(kMaxDepth) + " levels; a model nests 3")
+        .At(source);
   } catch (const Json::parse_error& e) {
     // e.byte is 1-based: the byte where the parser stopped.
     int line = 1, column = 1;
@@ -142,13 +106,23 @@ Result<Model> ParseModelJson(std::string_view text, const std::string& source) {
       }
     }
     return Fail(ErrorCode::kParse, SyntaxMessage(e.what())).At(source, line, column);
+  } catch (const Json::exception& e) {
+    // out_of_range.406, "number overflow parsing '1e999'": a number no
+    // double holds. What follows nlohmann's "[json.exception...] " tag.
+    std::string what = e.what();
+    if (const size_t tag = what.find("] "); tag != std::string::npos) what.erase(0, tag + 2);
+    return Fail(ErrorCode::kParse, (last_key.empty() ? "" : "the value of \"" + last_key + "\": ") + what)
+        .At(source);
   }
   if (!doc.is_object())
     return Fail(ErrorCode::kInvalidValue, "expected a JSON object {\"layer\": [...]} (docs/costs.md)").At(source);
   Model model;
   const Json* recompute = nullptr;  // read once every layer is known
   for (const auto& [key, node] : doc.items()) {
-    if (key == "name") continue;
+    if (key == "name") {
+      if (Error e = keys::ModelName(ValueOf(node)); !e.ok()) return e.At(source);
+      continue;
+    }
     if (key == "recompute") {
       recompute = &node;
       continue;
@@ -158,14 +132,12 @@ Result<Model> ParseModelJson(std::string_view text, const std::string& source) {
       continue;
     }
     if (key != "layer")
-      return Fail(ErrorCode::kUnknownName,
-                  "unknown key '" + key + "' (known: name, recompute, bytes_per_param, layer)")
-          .At(source);
+      return keys::UnknownKey("", key, "name, recompute, bytes_per_param, layer").At(source);
     if (!node.is_array()) return Bad(ErrorCode::kInvalidValue, "layer", ": expected a list of layer objects", source);
     for (size_t i = 0; i < node.size(); ++i)
       if (Error e = ReadLayer(node[i], "layer[" + std::to_string(i) + "]", source, model); !e.ok()) return e;
   }
-  if (model.layers.empty()) return Bad(ErrorCode::kInvalidValue, "layer", ": a model has at least one layer", source);
+  if (model.layers.empty()) return keys::NoLayers("layer").At(source);
   if (recompute != nullptr)
     if (Error e = ReadRecompute(*recompute, source, model); !e.ok()) return e;
   return model;

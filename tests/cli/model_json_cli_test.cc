@@ -69,6 +69,7 @@ TEST(ModelJsonCli, BadValuesNameTheirJsonPath) {
   const TempFile kind("kind.json", R"({"layer": [{"kind": "moe"}]})");
   const TempFile syntax("syntax.json", "{\"layer\": [\n  {\"kind\": \"decoder\",}\n]}");
   const TempFile recompute("rec.json", R"({"recompute": ["moe"], "layer": [{"kind": "decoder", "F": 1}]})");
+  const TempFile overflow("big.json", R"({"layer": [{"kind": "decoder", "F": 1e999}]})");
   struct Case {
     std::string args;
     int code;
@@ -83,6 +84,9 @@ TEST(ModelJsonCli, BadValuesNameTheirJsonPath) {
        "ppsim: " + recompute.path() +
            ": recompute[0]: 'moe' is neither a layer kind (embedding, decoder, mtp, loss) nor the name of a layer "
            "of this model\n"},
+      // Exited 70 ("internal error") until the model_json fuzz target found it.
+      {"simulate -P 1 --layout 't' --model " + overflow.path(), 7,
+       "ppsim: " + overflow.path() + ": the value of \"F\": number overflow parsing '1e999'\n"},
   };
   for (const Case& c : cases) {
     auto run = RunPpsim(c.args);

@@ -118,6 +118,12 @@ TEST(ModelJson, ErrorsNameTheJsonPath) {
       {R"({"layer": [{"kind": "decoder", "param_bytes": 18446744073709551615}]})", ErrorCode::kTooLarge,
        "m.json: layer[0].param_bytes: 18446744073709551615 exceeds the limit 68719476736"},
       {"{\"layer\": [\n  {\"kind\": \"decoder\",}\n]}", ErrorCode::kParse, ""},
+      // Found by the model_json fuzz target: nlohmann throws out_of_range,
+      // not parse_error, for a number no double holds (was exit 70).
+      {R"({"layer": [{"kind": "decoder", "F": 1e999}]})", ErrorCode::kParse,
+       "m.json: the value of \"F\": number overflow parsing '1e999'"},
+      {R"({"layer": [{"kind": "decoder", "x": )" + std::string(100, '[') + std::string(100, ']') + "}]}",
+       ErrorCode::kParse, "m.json: nested deeper than 64 levels; a model nests 3"},
   };
   for (const Case& c : cases) {
     Result<Model> m = io::ParseModelJson(c.text, "m.json");
@@ -131,6 +137,58 @@ TEST(ModelJson, ErrorsNameTheJsonPath) {
   Result<Model> m = io::ParseModelJson("{\"layer\": [\n  {\"kind\": \"decoder\",}\n]}", "m.json");
   EXPECT_EQ(m.error().file, "m.json");
   EXPECT_EQ(m.error().line, 2);
+}
+
+// Both spellings share one rule per key (src/io/model_keys.cc): the same bad
+// value gets the same code and the same message, the TOML naming the key at
+// its line and column, the JSON the value's path.
+TEST(ModelJson, EachKeyHasTheTomlsRuleAndMessage) {
+  struct Case {
+    std::string key, toml_value, json_value, message;
+  };
+  const std::vector<Case> cases = {
+      {"F", "-1", "-1", " must be ≥ 0, got -1"},
+      {"B", "\"2\"", "\"2\"", ": expected a whole number"},
+      {"W", "2.5", "2.5", ": expected a whole number"},
+      {"repeat", "0", "0", " must be ≥ 1, got 0"},
+      {"repeat", "2000000", "2000000", ": 2000000 exceeds the limit 1048576"},
+      {"activation_bytes", "true", "true", ": expected a whole number"},
+      {"param_bytes", "68719476737", "68719476737", ": 68719476737 exceeds the limit 68719476736"},
+      {"checkpoint_bytes", "-5", "-5", " must be ≥ 0, got -5"},
+      {"name", "3", "3", ": expected a string"},
+      {"kind", "\"moe\"", "\"moe\"", ": 'moe' is not a layer kind (embedding, decoder, mtp, loss)"},
+      {"kind", "1", "1", ": a non-string is not a layer kind (embedding, decoder, mtp, loss)"},
+  };
+  for (const Case& c : cases) {
+    const bool is_kind = c.key == "kind";
+    const std::string toml =
+        "[[layer]]\n" + std::string(is_kind ? "" : "kind = \"decoder\"\n") + c.key + " = " + c.toml_value + "\n";
+    const std::string json = R"({"layer": [{)" + std::string(is_kind ? "" : R"("kind": "decoder", )") + "\"" + c.key +
+                             "\": " + c.json_value + "}]}";
+    Result<Model> t = io::ParseModelText(toml, "m.toml");
+    Result<Model> j = io::ParseModelJson(json, "m.json");
+    ASSERT_FALSE(t.ok()) << toml;
+    ASSERT_FALSE(j.ok()) << json;
+    EXPECT_EQ(t.error().code, j.error().code) << c.key;
+    EXPECT_EQ(t.error().field + t.error().message, c.key + c.message) << toml;
+    EXPECT_EQ(j.error().Text(), "m.json: layer[0]." + c.key + c.message) << json;
+  }
+  // The model's own name and the bytes per parameter: the same text in both.
+  const std::vector<std::pair<std::string, std::string>> same = {
+      {"name = 3\n[[layer]]\nkind = \"decoder\"\n", R"({"name": 3, "layer": [{"kind": "decoder"}]})"},
+      {"[bytes_per_param]\ngrad = 65\n[[layer]]\nkind = \"decoder\"\n",
+       R"({"bytes_per_param": {"grad": 65}, "layer": [{"kind": "decoder"}]})"},
+      {"recompute = [7]\n[[layer]]\nkind = \"decoder\"\n", R"({"recompute": [7], "layer": [{"kind": "decoder"}]})"},
+  };
+  for (const auto& [toml, json] : same) {
+    Result<Model> t = io::ParseModelText(toml, "m.toml");
+    Result<Model> j = io::ParseModelJson(json, "m.json");
+    ASSERT_FALSE(t.ok() || j.ok()) << toml;
+    EXPECT_EQ(t.error().code, j.error().code) << toml;
+    EXPECT_EQ(t.error().message, j.error().message) << toml;
+  }
+  EXPECT_EQ(io::ParseModelText("name = 3\n[[layer]]\nkind = \"decoder\"\n", "m.toml").error().Text(),
+            "m.toml:1:8: name: expected a string");
 }
 
 }  // namespace
