@@ -97,8 +97,11 @@ std::vector<std::string> BuiltStages(const Layout& layout);
 // torchtitan's `parallelism.module_fqns_per_model_part` for the layout, one
 // list per virtual stage (torchtitan/distributed/pipeline_parallel.py's
 // names: tok_embeddings, layers.<id>, norm, lm_head). torchtitan refuses
-// pipeline parallelism with MTP layers (models/deepseek_v3/MTP.md): a
-// layout with `m` gets an Error (kPrecondition) saying so.
+// pipeline parallelism with MTP layers (models/deepseek_v3/MTP.md), and a
+// model part with no parameters (its optimizer finds none to hold): a
+// layout with `m`, or with a stage that holds no layer, gets an Error
+// (kPrecondition) saying so, naming the first empty stage. A stage holding
+// only the embedding or the loss head has parameters and is listed.
 Result<std::vector<std::vector<std::string>>> TorchtitanModules(const Layout& layout);
 
 }  // namespace ppsim

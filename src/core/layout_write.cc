@@ -69,6 +69,14 @@ Result<std::vector<std::vector<std::string>>> TorchtitanModules(const Layout& la
                 "(models/deepseek_v3/MTP.md)");
   std::vector<std::vector<std::string>> out;
   const std::vector<std::string> built = BuiltStages(layout);
+  for (size_t i = 0; i < built.size(); ++i)
+    if (built[i].empty())
+      return Fail(ErrorCode::kPrecondition,
+                  "torchtitan: no module lists, as stage " + std::to_string(i) + " (rank " +
+                      std::to_string(layout.stages[i].pp_rank) + ", vp stage " +
+                      std::to_string(layout.stages[i].vp_stage) +
+                      ") is empty and torchtitan builds an optimizer for each model part, which refuses a part "
+                      "without parameters (\"matched no parameters\", components/optimizer/optimizer.py)");
   for (size_t i = 0; i < built.size(); ++i) {
     std::vector<std::string> modules;
     size_t next_id = 0;

@@ -147,6 +147,12 @@ std::vector<std::pair<std::string, ModelSplit>> MegatronSplits(const Model& m, i
   return out;
 }
 
+// torchtitan's configuration for the split, as its config registry sets it
+// (torchtitan @ b5bcd76c, torchtitan_recipes/tests/features.py: Python,
+// `config.parallelism.<field> = ...`; TOML job files went in #2386). With
+// a CSV torchtitan runs _PipelineScheduleRuntime whatever the schedule's
+// name, which must still be one get_schedule_class knows: its own CSV test
+// names PipelineScheduleMulti.
 std::string Torchtitan(const Model& m, const ModelSplit& s, int P, int M) {
   Result<std::vector<std::vector<std::string>>> parts = TorchtitanModules(SplitAsLayout(m, s, P));
   if (!parts) return "none: " + parts.error().Text();
@@ -157,14 +163,15 @@ std::string Torchtitan(const Model& m, const ModelSplit& s, int P, int M) {
     lists += "]";
   }
   lists += "\n]";
-  std::string out = "[parallelism]\npipeline_parallel_degree = " + std::to_string(P) + "\n";
+  const std::string set = "config.parallelism.";
+  std::string out = set + "pipeline_parallel_degree = " + std::to_string(P) + "\n";
   if (s.placement == Placement::kVShape)
-    out += "pipeline_parallel_schedule = \"ZBVZeroBubble\"  # places the lists V-shaped; its own order, not the CSV's\n";
+    out += set + "pipeline_parallel_schedule = \"ZBVZeroBubble\"  # places the lists V-shaped; its own order, not the CSV's\n";
   else
-    out += "pipeline_parallel_schedule = \"_PipelineScheduleRuntime\"\npipeline_parallel_schedule_csv = "
-           "\"schedule.csv\"  # the CSV below\n";
-  out += "module_fqns_per_model_part = " + lists + "\n";
-  out += "# local_batch_size / pipeline_parallel_microbatch_size = " + std::to_string(M) + " microbatches\n";
+    out += set + "pipeline_parallel_schedule = \"PipelineScheduleMulti\"\n" + set +
+           "pipeline_parallel_schedule_csv = \"schedule.csv\"  # the CSV below\n";
+  out += set + "num_pp_microbatches = " + std::to_string(M) + "\n";
+  out += set + "module_fqns_per_model_part = " + lists + "\n";
   return out;
 }
 

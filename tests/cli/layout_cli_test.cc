@@ -33,7 +33,17 @@ TEST(LayoutCli, JsonGivesMegatronsRecordedStages) {
   EXPECT_EQ(j["stages"][3][1]["decoder_layer_ids"], nlohmann::json({6, 7}));
   EXPECT_EQ(j["stages"][2][0]["decoder_layer_ids"], nlohmann::json({1, 2}));
   EXPECT_EQ(j["megatron_layout"], "E|t|tt|t||(t|)*2,ttL");
-  EXPECT_EQ(j["torchtitan_module_fqns_per_model_part"][7], nlohmann::json({"layers.6", "layers.7", "norm", "lm_head"}));
+  // Its stage 4 (rank 0, vp stage 1) is empty, and torchtitan's optimizer
+  // refuses a model part without parameters: no lists, and why.
+  EXPECT_TRUE(j["torchtitan_module_fqns_per_model_part"].is_null());
+  EXPECT_EQ(j["torchtitan_refusal"].get<std::string>().rfind(
+                "torchtitan: no module lists, as stage 4 (rank 0, vp stage 1) is empty", 0),
+            0u)
+      << j["torchtitan_refusal"];
+  auto full = RunPpsim("layout 'Et|tt|t|tt|t|t|t|ttL' -P 4 --json");
+  ASSERT_EQ(full.exit_code, 0) << full.err;
+  EXPECT_EQ(nlohmann::json::parse(full.out)["torchtitan_module_fqns_per_model_part"][7],
+            nlohmann::json({"layers.9", "layers.10", "norm", "lm_head"}));
 }
 
 TEST(LayoutCli, TextIsATableAndTheWriteBacks) {

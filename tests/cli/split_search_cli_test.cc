@@ -110,6 +110,51 @@ TEST(SplitSearchCli, AnEmptyStageSplitIsFoundAndWrittenAsALayout) {
   EXPECT_EQ(layout, "Et|(t|)*2,|t|tL");
   EXPECT_EQ(ReadBack(layout, 3), found);
   for (size_t i = 1; i < j["compared"].size(); ++i) EXPECT_FALSE(j["compared"][i]["fits"].get<bool>());
+  // The same model as the example docs/search.md shows: the same split. Its
+  // empty stage gets no torchtitan lists (torchtitan's optimizer refuses a
+  // model part without parameters), and the line says which stage.
+  auto example = RunPpsim("search --model " PPSIM_SOURCE_DIR
+                          "/examples/models/empty_stage.toml -P 3 -M 3 --comm 1 --memory-limit 6000 --json");
+  ASSERT_EQ(example.exit_code, 0) << example.err;
+  const nlohmann::json e = nlohmann::json::parse(example.out);
+  EXPECT_EQ(e["compared"][0]["layout"], layout);
+  EXPECT_EQ(e["torchtitan"],
+            "none: torchtitan: no module lists, as stage 3 (rank 0, vp stage 1) is empty and torchtitan builds an "
+            "optimizer for each model part, which refuses a part without parameters (\"matched no parameters\", "
+            "components/optimizer/optimizer.py)");
+}
+
+// torchtitan's configuration is written as its config registry sets fields
+// (no TOML job files since torchtitan #2386), with a schedule name
+// PyTorch's get_schedule_class knows: with a CSV, PipelineScheduleMulti.
+TEST(SplitSearchCli, TorchtitanConfigurationIsWhatTorchtitanReads) {
+  auto run = RunPpsim("search --model " PPSIM_SOURCE_DIR
+                      "/examples/models/llama_like.toml -P 4 -M 16 --memory-limit 80GiB --placement loop --chunks 1 "
+                      "--time-limit 600");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const size_t at = run.out.find("\ntorchtitan:\n");
+  ASSERT_NE(at, std::string::npos) << run.out;
+  const std::string fragment = run.out.substr(at, run.out.find("\npytorch csv", at) - at);
+  EXPECT_NE(fragment.find("\nconfig.parallelism.pipeline_parallel_degree = 4\n"
+                          "config.parallelism.pipeline_parallel_schedule = \"PipelineScheduleMulti\"\n"
+                          "config.parallelism.pipeline_parallel_schedule_csv = \"schedule.csv\"  # the CSV below\n"
+                          "config.parallelism.num_pp_microbatches = 16\n"
+                          "config.parallelism.module_fqns_per_model_part = [\n  [\"tok_embeddings\", \"layers.0\""),
+            std::string::npos)
+      << fragment;
+  EXPECT_EQ(fragment.find("_PipelineScheduleRuntime"), std::string::npos) << fragment;
+  EXPECT_NE(fragment.find("\"norm\", \"lm_head\"]\n]\n"), std::string::npos) << fragment;
+  // A V split names ZBVZeroBubble, which places the lists V-shaped.
+  auto v = RunPpsim("search --model " PPSIM_SOURCE_DIR
+                    "/examples/models/llama_like.toml -P 4 -M 16 --memory-limit 80GiB --placement vshape "
+                    "--time-limit 600 --json");
+  ASSERT_EQ(v.exit_code, 0) << v.err;
+  const nlohmann::json j = nlohmann::json::parse(v.out);
+  EXPECT_EQ(j["decoder_layers_per_stage"], nlohmann::json({4, 4, 4, 4, 4, 4, 5, 3}));
+  EXPECT_NE(j["torchtitan"].get<std::string>().find(
+                "config.parallelism.pipeline_parallel_schedule = \"ZBVZeroBubble\"  # places the lists V-shaped"),
+            std::string::npos)
+      << j["torchtitan"];
 }
 
 // A V-shaped split has no Megatron layout string (a string runs its stages
@@ -128,7 +173,14 @@ TEST(SplitSearchCli, AVShapedSplitHasNoLayoutStringAndSaysWhy) {
       "is V-shaped (stage 2 on rank 1), so no string places it; torchtitan's V schedule or the PyTorch CSV below "
       "run it";
   EXPECT_EQ(j["megatron"], why);
-  EXPECT_NE(j["torchtitan"].get<std::string>().find("ZBVZeroBubble"), std::string::npos);
+  // The optimum here leaves stage 1 empty, and torchtitan's optimizer
+  // refuses a model part without parameters: no module lists (a V split
+  // without an empty stage gets ZBVZeroBubble's, TorchtitanConfiguration...).
+  EXPECT_EQ(j["decoder_layers_per_stage"], nlohmann::json({1, 0, 4, 1}));
+  EXPECT_EQ(j["torchtitan"].get<std::string>().rfind(
+                "none: torchtitan: no module lists, as stage 1 (rank 1, vp stage 0) is empty", 0),
+            0u)
+      << j["torchtitan"];
   auto text = RunPpsim(args);
   ASSERT_EQ(text.exit_code, 0) << text.err;
   EXPECT_NE(text.out.find("\nmegatron: " + why + "\n"), std::string::npos) << text.out;

@@ -184,6 +184,17 @@ TEST(Layout, TorchtitanModuleLists) {
                     {"tok_embeddings", "layers.0"}, {"layers.1", "layers.2"}, {"layers.3", "norm", "lm_head"}}));
   EXPECT_EQ((*TorchtitanModules(Read("|Et|t|L", 4)))[0], std::vector<std::string>{"tok_embeddings"});
   EXPECT_EQ(TorchtitanModules(Read("Et|tmL", 2)).error().code, ErrorCode::kPrecondition);
+  // A stage with only the loss head has parameters; an empty stage has none,
+  // and torchtitan's optimizer refuses such a model part: no lists, and the
+  // first empty stage named.
+  EXPECT_EQ((*TorchtitanModules(Read("Et|t|t|L", 4)))[3], (std::vector<std::string>{"norm", "lm_head"}));
+  Result<std::vector<std::vector<std::string>>> empty = TorchtitanModules(Read("E|(t|)*3,|tL", 3));
+  ASSERT_FALSE(empty.ok());
+  EXPECT_EQ(empty.error().code, ErrorCode::kPrecondition);
+  EXPECT_EQ(empty.error().Text(),
+            "torchtitan: no module lists, as stage 4 (rank 1, vp stage 1) is empty and torchtitan builds an optimizer "
+            "for each model part, which refuses a part without parameters (\"matched no parameters\", "
+            "components/optimizer/optimizer.py)");
 }
 
 }  // namespace
