@@ -44,6 +44,18 @@ enum class SliceRule : std::uint8_t {
   kList,    // Problem::slice_weights, relative
 };
 
+// Where microbatch lengths come from (microbatch_lengths.h).
+enum class LengthSource : std::uint8_t {
+  kNone,     // no lengths (the default): Problem::microbatch_weights, or 1 each
+  kList,     // Problem::length_list, M values
+  kUniform,  // M seeded draws in length_range
+};
+// How a microbatch's length becomes its cost weight (microbatch_lengths.h).
+enum class LengthCost : std::uint8_t {
+  kLinear,  // L
+  kCausal,  // L·(12·hidden + 1 + L): linear layers plus causal attention
+};
+
 // Recompute (activation checkpointing) as an op R before B (recompute.h).
 enum class RecomputeMode : std::uint8_t {
   kOff,        // no R ops (the default)
@@ -153,6 +165,14 @@ struct Problem {
   // ops cost microbatch_weights[m] times their stage's cost. Empty (the
   // default) = 1 each. Non-empty: M values, placed over the graph (slices.h).
   std::vector<Tick> microbatch_weights;
+  // Microbatch lengths in tokens (microbatch_lengths.h), turned into weights
+  // by `length_cost`; read through MicrobatchWeights(), never both with
+  // microbatch_weights.
+  LengthSource lengths = LengthSource::kNone;
+  std::vector<std::int64_t> length_list;   // kList: M lengths
+  std::vector<std::int64_t> length_range;  // kUniform: MIN, MAX tokens, inclusive (empty = not given)
+  std::uint64_t length_seed = 1;           // kUniform: splitmix64's starting state
+  LengthCost length_cost = LengthCost::kLinear;
   // Communication as ops (comm_options.h): off by default, and then `comm`
   // is the latency model; on, each schedule is lowered to SEND/RECV ops
   // placed on their links and `comm`/`comm_hops` are not used.

@@ -64,6 +64,11 @@ io::ProblemOptions ToOptions(const ProblemArgs& a) {
   if (!a.hidden.is_none()) o.hidden = IntText(a.hidden, "hidden");
   if (!a.microbatch_costs.is_none())
     o.microbatch_costs = Values(a.microbatch_costs, "microbatch_costs", "a list of int");
+  if (!a.microbatch_lengths.is_none())
+    o.microbatch_lengths = Values(a.microbatch_lengths, "microbatch_lengths", "'uniform' or a list of int");
+  if (!a.length_range.is_none()) o.length_range = Values(a.length_range, "length_range", "a list [MIN, MAX]");
+  if (!a.length_seed.is_none()) o.length_seed = IntText(a.length_seed, "length_seed");
+  if (!a.length_cost.is_none()) o.length_cost = TextArg(a.length_cost, "length_cost");
   if (!a.recompute.is_none()) o.recompute = TextArg(a.recompute, "recompute");
   if (!a.recompute_at.is_none()) o.recompute_at = TextArg(a.recompute_at, "recompute_at");
   if (!a.recompute_inputs.is_none()) o.recompute_inputs = pyb::str(a.recompute_inputs).cast<std::string>();

@@ -19,6 +19,10 @@ struct ProblemArgs {
   // Sequence slices (simulate only; None = not given).
   pybind11::object slices = pybind11::none(), slice_costs = pybind11::none(), seq_len = pybind11::none(),
                    hidden = pybind11::none(), microbatch_costs = pybind11::none();
+  // Microbatch lengths (microbatch_lengths.h; simulate only): a list of M
+  // lengths or "uniform", length_range [MIN, MAX], length_seed, length_cost.
+  pybind11::object microbatch_lengths = pybind11::none(), length_range = pybind11::none(),
+                   length_seed = pybind11::none(), length_cost = pybind11::none();
   // Communication as ops (docs/comms.md), simulate's keywords only: comms =
   // "pytorch", "pytorch-deferred" or "adjacent", and the link.
   pybind11::object comms = pybind11::none(), link_latency = pybind11::none(), link_bandwidth = pybind11::none(),

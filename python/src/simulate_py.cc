@@ -108,7 +108,8 @@ void BindSimulate(pyb::module_& m) {
          pyb::object slice_costs, pyb::object seq_len, pyb::object hidden, pyb::object placement,
          pyb::object microbatch_costs, pyb::object comms, pyb::object link_latency, pyb::object link_bandwidth,
          pyb::object link_concurrency, pyb::object link_bytes, pyb::object recompute, pyb::object recompute_at,
-         pyb::object recompute_inputs) {
+         pyb::object recompute_inputs, pyb::object microbatch_lengths, pyb::object length_range,
+         pyb::object length_seed, pyb::object length_cost) {
         ProblemArgs args{P, M, chunks, costs, comm, hold, cost_file, memory_limit, cost_per, model, layout};
         args.slices = slices;
         args.slice_costs = slice_costs;
@@ -123,6 +124,10 @@ void BindSimulate(pyb::module_& m) {
         args.recompute = recompute;
         args.recompute_at = recompute_at;
         args.recompute_inputs = recompute_inputs;
+        args.microbatch_lengths = microbatch_lengths;
+        args.length_range = length_range;
+        args.length_seed = length_seed;
+        args.length_cost = length_cost;
         return SimulateNamed(schedule, args, schedule_file, placement);
       },
       pyb::arg("schedule") = "1f1b", PPSIM_PROBLEM_KWARGS, pyb::arg("schedule_file") = pyb::none(),
@@ -133,6 +138,8 @@ void BindSimulate(pyb::module_& m) {
       pyb::arg("link_bandwidth") = pyb::none(), pyb::arg("link_concurrency") = pyb::none(),
       pyb::arg("link_bytes") = pyb::none(), pyb::arg("recompute") = pyb::none(),
       pyb::arg("recompute_at") = pyb::none(), pyb::arg("recompute_inputs") = pyb::none(),
+      pyb::arg("microbatch_lengths") = pyb::none(), pyb::arg("length_range") = pyb::none(),
+      pyb::arg("length_seed") = pyb::none(), pyb::arg("length_cost") = pyb::none(),
       "Generate and place a schedule (`ppsim simulate`); returns a Timeline. model= (a model file, TOML or .json, "
       "or a dict with the same keys, docs/costs.md) "
       "with layout= (a Megatron layout string) sets each stage's costs and bytes to its layers' sums; slices= "
@@ -140,7 +147,9 @@ void BindSimulate(pyb::module_& m) {
       "pytorch-deferred, adjacent) with link_latency=, link_bandwidth=, link_bytes=, link_concurrency= places "
       "communication as SEND/RECV ops (docs/comms.md); recompute= ('full', 'selective') runs recompute as an op R "
       "before each B, recompute_at= ('before_b', 'early') says where R waits, recompute_inputs= the share of a "
-      "stage's bytes held between F and R (docs/semantics.md).");
+      "stage's bytes held between F and R (docs/semantics.md); microbatch_lengths= (M lengths or 'uniform', "
+      "with length_range=[MIN, MAX], length_seed=, length_cost= 'linear' or 'causal') gives each microbatch its "
+      "cost from its length (docs/costs.md).");
   m.def(
       "simulate_pytorch",
       [](pyb::object order, pyb::object P, pyb::object M, pyb::object chunks, pyb::object costs,

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "fast_div.h"
+#include "ppsim/microbatch_lengths.h"
 #include "ppsim/recompute.h"
 #include "ppsim/slices.h"
 
@@ -286,7 +287,7 @@ Error PlaceInto(const Problem& problem, Schedule&& schedule, Timeline& t) {
   // Sequence slices need more than one dependency per op: the graph path.
   // Sequence slices need more than one dependency per op, per-microbatch
   // costs more than one cost per (kind, stage): the graph path.
-  if (problem.slices > 1 || !problem.microbatch_weights.empty()) [[unlikely]]
+  if (problem.slices > 1 || PerMicrobatch(problem)) [[unlikely]]
     return PlaceSliced(problem, std::move(schedule), t);
   // Recompute: R is an op of its own with two dependencies (recompute.h).
   if (problem.recompute != RecomputeMode::kOff) [[unlikely]] {

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "ppsim/checked.h"
+#include "ppsim/microbatch_lengths.h"
 #include "ppsim/recompute.h"
 #include "ppsim/slices.h"
 
@@ -73,7 +74,8 @@ std::optional<Tick> WorkBound(const Problem& p) {
   // Sliced: a microbatch's cost, once scaled, is its cost per weight unit
   // times the weights' sum (≥ K, which also counts K hops per stage).
   Tick slice_factor = p.slices > 1 ? SliceWeightTotal(p) : 1;
-  for (Tick w : p.microbatch_weights) slice_factor = std::max(slice_factor, w * (p.slices > 1 ? SliceWeightTotal(p) : 1));
+  for (Tick w : MicrobatchWeights(p))
+    slice_factor = std::max(slice_factor, w * (p.slices > 1 ? SliceWeightTotal(p) : 1));
   std::optional<Tick> work = CheckedMul<Tick>(per_microbatch, p.M);
   if (work) work = CheckedMul<Tick>(*work, slice_factor);
   if (!work) return std::nullopt;
@@ -121,7 +123,7 @@ Error ValidateProblem(const Problem& p) {
                 "M = " + std::to_string(p.M) + " exceeds the limit " + std::to_string(kMaxMicrobatches));
   if (p.v > kMaxChunks)
     return Fail(ErrorCode::kTooLarge, "chunks = " + std::to_string(p.v) + " exceeds the limit " + std::to_string(kMaxChunks));
-  if (p.slices != 1 || !p.microbatch_weights.empty()) {
+  if (p.slices != 1 || PerMicrobatch(p)) {
     Error e = CheckSlices(p);
     if (e.code != ErrorCode::kOk) return e;
   }
@@ -190,7 +192,7 @@ Error ValidateProblem(const Problem& p) {
   }
   if (p.comms.enabled()) {
     if (Error e = ValidateCommModel(p.comms, S); !e.ok()) return e;
-    if (p.slices != 1 || !p.microbatch_weights.empty())
+    if (p.slices != 1 || PerMicrobatch(p))
       return Error::Field(ErrorCode::kPrecondition, "comms",
                           ": communication as ops does not model sequence slices or per-microbatch costs yet "
                           "(docs/comms.md); drop one");

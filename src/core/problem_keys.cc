@@ -146,6 +146,24 @@ const std::vector<ProblemKey>& Table() {
       {"microbatch_costs", K::kIntOrList, 1, 1 << 20, true, "", "1 each",
        "each microbatch's cost as a multiple of its stage's (M values: packed samples of unequal lengths)",
        [](const KeyValue& v, Problem& p) { p.microbatch_weights = v.ints; }},
+      {"microbatch_lengths", K::kWordOrList, 1, 1 << 20, true, "uniform", "none",
+       "each microbatch's length in tokens (M values), or uniform: seeded draws in length_range; costs by "
+       "length_cost",
+       [](const KeyValue& v, Problem& p) {
+         p.lengths = v.kind == KeyValue::Kind::kWord ? LengthSource::kUniform : LengthSource::kList;
+         p.length_list = v.kind == KeyValue::Kind::kWord ? std::vector<std::int64_t>{} : v.ints;
+       }},
+      {"length_range", K::kIntOrList, 1, 1 << 20, true, "", "none",
+       "uniform microbatch lengths: MIN:MAX tokens, inclusive",
+       [](const KeyValue& v, Problem& p) { p.length_range = v.ints; }},
+      {"length_seed", K::kInt, 0, std::int64_t{1} << 32, false, "", "1",
+       "uniform microbatch lengths: the seed of the draw (splitmix64; the same lengths on every machine)",
+       [](const KeyValue& v, Problem& p) { p.length_seed = static_cast<std::uint64_t>(v.ints[0]); }},
+      {"length_cost", K::kWord, 0, 0, false, "linear, causal", "linear",
+       "a microbatch's cost weight from its length L: linear = L, causal = L(12 hidden + 1 + L) (needs hidden)",
+       [](const KeyValue& v, Problem& p) {
+         p.length_cost = v.text == "causal" ? LengthCost::kCausal : LengthCost::kLinear;
+       }},
       {"recompute", K::kWord, 0, 0, false, "off, full, selective", "off",
        "recompute as an op R before each B (activation checkpointing): full = the stage's F again; selective = a "
        "model file's recomputed layers",

@@ -4,6 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "ppsim/microbatch_lengths.h"
+
 namespace ppsim {
 
 bool HasRecompute(const Problem& p, int stage) {
@@ -32,7 +34,7 @@ Error CheckRecompute(const Problem& p) {
     return Error::Field(ErrorCode::kInvalidValue, "recompute",
                         ": selective needs a model file whose recompute list names the layers (docs/costs.md); "
                         "use full to recompute whole stages");
-  if (p.slices != 1 || !p.microbatch_weights.empty())
+  if (p.slices != 1 || PerMicrobatch(p))
     return Error::Field(ErrorCode::kPrecondition, "recompute",
                         ": recompute does not combine with sequence slices or per-microbatch costs yet; drop one");
   if (p.comms.enabled())

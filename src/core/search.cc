@@ -14,6 +14,7 @@
 #include "search_local.h"
 #include "search_seeds.h"
 #include "search_zb_greedy.h"
+#include "ppsim/microbatch_lengths.h"
 #include "ppsim/placement.h"
 #include "ppsim/validate.h"
 
@@ -101,9 +102,53 @@ void TrySeeds(Context& c, SearchResult& r) {
   }
 }
 
-// The deterministic rules, then random ones.
-void TryGreedy(Context& c) {
-  const Problem& p = c.problem();
+// The orders in which microbatches enter the pipeline: as given or, with
+// per-microbatch costs, longest first, as given and shortest first (heuristics, not
+// proofs: the lower bound says how far they may be). Each is a permutation
+// `perm`, microbatch i of the order being microbatch perm[i] of the problem.
+std::vector<std::vector<int>> MicrobatchOrders(const Problem& p) {
+  std::vector<int> given(p.M);
+  for (int m = 0; m < p.M; ++m) given[m] = m;
+  const std::vector<Tick> w = MicrobatchWeights(p);
+  if (w.empty()) return {given};
+  std::vector<std::vector<int>> out;
+  for (int rule : {0, 1, 2}) {  // longest first, as given, shortest first
+    std::vector<int> perm = given;
+    if (rule != 1)
+      std::stable_sort(perm.begin(), perm.end(), [&](int a, int b) { return rule == 0 ? w[a] > w[b] : w[a] < w[b]; });
+    if (std::find(out.begin(), out.end(), perm) == out.end()) out.push_back(perm);
+  }
+  return out;
+}
+
+// `p` with its microbatches in the order `perm`.
+Problem Reordered(const Problem& p, const std::vector<int>& perm) {
+  Problem q = p;
+  const std::vector<Tick> w = MicrobatchWeights(p);
+  if (w.empty()) return q;
+  q.lengths = LengthSource::kNone;
+  q.microbatch_weights.assign(p.M, 1);
+  for (int i = 0; i < p.M; ++i) q.microbatch_weights[i] = w[perm[i]];
+  return q;
+}
+
+// A schedule of Reordered(p, perm) as a schedule of p: microbatch i is perm[i].
+void Rename(const std::vector<int>& perm, Schedule& s) {
+  for (std::vector<Slot>& device : s.devices)
+    for (Slot& slot : device)
+      if (slot.op != kNoOp) {  // the search's orders have no overlapped pairs
+        const Op op = s.space.At(slot.op);
+        slot.op = s.space.Id(op.kind, perm[op.microbatch], op.stage);
+      }
+}
+
+// The deterministic rules, then random ones, with the microbatches in the order `perm`.
+void TryGreedyIn(Context& c, const std::vector<int>& perm) {
+  const Problem p = Reordered(c.problem(), perm);
+  const auto consider = [&](Schedule& s) {
+    Rename(perm, s);
+    c.Consider(s, "greedy");
+  };
   const std::int64_t cap = *std::max_element(c.budget().capacity.begin(), c.budget().capacity.end());
   std::int64_t unit = *std::max_element(c.budget().units.begin(), c.budget().units.end());
   unit = std::max<std::int64_t>(unit, 1);
@@ -125,7 +170,7 @@ void TryGreedy(Context& c) {
   Schedule s;
   for (const search::GreedyRule& r : rules) {
     if (c.Stop()) return;
-    if (search::GreedyOrder(p, c.budget(), r, c.rng(), s)) c.Consider(s, "greedy");
+    if (search::GreedyOrder(p, c.budget(), r, c.rng(), s)) consider(s);
   }
   const int random_rules = 200;
   for (int i = 0; i < random_rules && !c.Stop(); ++i) {
@@ -140,8 +185,12 @@ void TryGreedy(Context& c) {
     const int w_first = static_cast<int>(rng() % 3);
     r.w_first_at = w_first == 0 ? 0 : w_first == 1 ? unit : std::max<std::int64_t>(unit, cap - unit);
     r.noise = 0.02 * static_cast<double>(1 + rng() % 10);
-    if (search::GreedyOrder(p, c.budget(), r, rng, s)) c.Consider(s, "greedy");
+    if (search::GreedyOrder(p, c.budget(), r, rng, s)) consider(s);
   }
+}
+
+void TryGreedy(Context& c) {
+  for (const std::vector<int>& perm : MicrobatchOrders(c.problem())) TryGreedyIn(c, perm);
 }
 
 // What ValidateTimeline costs, in placements of the same problem (measured
@@ -166,6 +215,7 @@ Result<SearchResult> Finish(Context& c, SearchResult r) {
   check.placement = p.placement;
   check.comm = p.comm;
   check.costs = p.costs;
+  check.microbatch_weights = MicrobatchWeights(p);
   check.ops = t->Ops();
   // The independent check of the placement (validate.h) costs about a dozen
   // placements: on a large problem it runs only if the time limit allows.
@@ -206,7 +256,9 @@ Result<SearchResult> Search(const Problem& problem, const SearchOptions& options
   c.set_phase("greedy");
   c.set_phase_deadline(0.3 * limit);
   TryGreedy(c);
-  const bool small = problem.Space().size() <= options.exact_max_ops;
+  // The exact search orders microbatches as given, each alike: with
+  // per-microbatch costs it proves nothing, and only the bound can.
+  const bool small = problem.Space().size() <= options.exact_max_ops && !PerMicrobatch(problem);
   if (small && !c.Stopped()) {
     c.set_phase("exact");
     c.set_phase_deadline(0.9 * limit);

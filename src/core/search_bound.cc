@@ -4,6 +4,8 @@
 #include <limits>
 #include <vector>
 
+#include "ppsim/microbatch_lengths.h"
+
 namespace ppsim::search {
 
 Tick BoundParts::Max() const { return std::max({critical_path, device_work, fill, drain, throughput}); }
@@ -31,9 +33,17 @@ Heads EarliestStarts(const Problem& p) {
   return h;
 }
 
-}  // namespace
+// `p` with every F, B and W cost times `k`, the same cost for every microbatch.
+Problem Scaled(const Problem& p, Tick k) {
+  Problem q = p;
+  q.microbatch_weights.clear();
+  q.lengths = LengthSource::kNone;
+  for (std::vector<Tick>* c : {&q.costs.f, &q.costs.b, &q.costs.w})
+    for (Tick& x : *c) x *= k;
+  return q;
+}
 
-BoundParts LowerBound(const Problem& p, const Budget& budget) {
+BoundParts EqualLowerBound(const Problem& p, const Budget& budget) {
   const Heads h = EarliestStarts(p);
   const Tick M = p.M;
   const Tick inf = std::numeric_limits<Tick>::max();
@@ -78,6 +88,35 @@ BoundParts LowerBound(const Problem& p, const Budget& budget) {
     // Throughput: Σ over sets of units × time held ≤ capacity × time.
     if (cap > 0) out.throughput = std::max(out.throughput, first_f + static_cast<Tick>((held_time + cap - 1) / cap));
   }
+  return out;
+}
+
+}  // namespace
+
+// With per-microbatch costs every op lasts at least its cost at the lightest
+// weight, and placement never starts an op earlier when an op lasts longer,
+// so every part of the bound at the lightest weight holds (EqualLowerBound).
+// Two parts read the weights themselves: the heaviest microbatch's own
+// chain, and each device's whole work Σ_m w_m·(F+B+W) after the earliest
+// tick any of its ops can start.
+BoundParts LowerBound(const Problem& p, const Budget& budget) {
+  const std::vector<Tick> w = MicrobatchWeights(p);
+  if (w.empty()) return EqualLowerBound(p, budget);
+  const Tick lightest = *std::min_element(w.begin(), w.end()), heaviest = *std::max_element(w.begin(), w.end());
+  Tick sum = 0;
+  for (Tick x : w) sum += x;
+  const Problem light = Scaled(p, lightest);
+  BoundParts out = EqualLowerBound(light, budget);
+  out.critical_path = std::max(out.critical_path, EarliestStarts(Scaled(p, heaviest)).critical_path);
+  const Heads h = EarliestStarts(light);
+  std::vector<Tick> first(p.P, std::numeric_limits<Tick>::max()), work(p.P, 0);
+  for (int s = 0; s < p.stages(); ++s) {
+    const int d = p.DeviceOf(s);
+    first[d] = std::min(first[d], h.f[s]);
+    work[d] += sum * (p.costs.Of(OpKind::kF, s) + p.costs.Of(OpKind::kB, s) + p.costs.Of(OpKind::kW, s));
+  }
+  for (int d = 0; d < p.P; ++d)
+    if (work[d] > 0) out.device_work = std::max(out.device_work, first[d] + work[d]);
   return out;
 }
 

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "schedule_builder.h"
+#include "ppsim/microbatch_lengths.h"
 
 namespace ppsim::search {
 namespace {
@@ -21,7 +22,7 @@ struct Candidate {
 class Greedy {
  public:
   Greedy(const Problem& p, const Budget& b, const GreedyRule& r, std::mt19937_64& rng)
-      : p_(p), b_(b), r_(r), rng_(rng), space_(p.Space()), S_(p.stages()) {
+      : p_(p), b_(b), r_(r), rng_(rng), space_(p.Space()), S_(p.stages()), weight_(MicrobatchWeights(p)) {
     end_.assign(space_.size(), -1);
     next_.assign(3 * S_, 0);
     free_at_.assign(p.P, 0);
@@ -80,6 +81,10 @@ class Greedy {
   int& Next(OpKind kind, int s) { return next_[static_cast<int>(kind) * S_ + s]; }
 
   Tick EndOf(OpKind kind, int m, int s) const { return end_[space_.Id(kind, m, s)]; }
+  // Per-microbatch costs (microbatch_lengths.h) scale the stage's cost.
+  Tick Duration(OpKind kind, int m, int s) const {
+    return p_.costs.Of(kind, s) * (weight_.empty() ? 1 : weight_[m]);
+  }
 
   // The next F, B and W of each of d's stages, with their ready ticks.
   void Collect(int d, std::vector<Candidate>& out) {
@@ -145,7 +150,7 @@ class Greedy {
     }
     if (best->kind == OpKind::kW && r_.w_lookahead) {
       // Keep the device free for an F or B that arrives before this W would end.
-      const Tick w_end = now + p_.costs.Of(OpKind::kW, best->stage);
+      const Tick w_end = now + Duration(OpKind::kW, best->microbatch, best->stage);
       for (const Candidate& c : cands)
         if (c.kind != OpKind::kW && c.ready > now && c.ready < w_end) {
           next_event = std::min(next_event, c.ready);
@@ -158,7 +163,7 @@ class Greedy {
   void Start(int d, const Candidate& c, Tick now, Schedule& out) {
     const OpId id = space_.Id(c.kind, c.microbatch, c.stage);
     out.devices[d].push_back({id, kNoOp});
-    end_[id] = now + p_.costs.Of(c.kind, c.stage);
+    end_[id] = now + Duration(c.kind, c.microbatch, c.stage);
     free_at_[d] = end_[id];
     ++Next(c.kind, c.stage);
     --left_[d];
@@ -184,6 +189,7 @@ class Greedy {
   std::vector<int> next_;  // next microbatch per (kind, stage)
   std::vector<Tick> free_at_;
   std::vector<std::int64_t> held_, reserved_, microbatch_units_, f_cap_;
+  std::vector<Tick> weight_;  // per microbatch; empty = 1 each
   std::vector<int> left_;  // ops not yet started per device
   std::vector<std::vector<int>> stages_of_;
   std::vector<int> first_stage_;

@@ -2,6 +2,7 @@
 
 #include <numeric>
 
+#include "ppsim/microbatch_lengths.h"
 #include "ppsim/placement.h"
 
 namespace ppsim {
@@ -26,6 +27,7 @@ Tick SliceWeightTotal(const Problem& p) {
 }
 
 Error CheckSlices(const Problem& p) {
+  if (Error e = CheckMicrobatchLengths(p); !e.ok()) return e;
   if (!p.microbatch_weights.empty() && static_cast<int>(p.microbatch_weights.size()) != p.M)
     return Error::Field(ErrorCode::kInvalidValue, "microbatch_costs",
                         ": " + std::to_string(p.microbatch_weights.size()) + " values given for M = " +
@@ -90,7 +92,8 @@ void BuildInto(const Problem& p, const Schedule& schedule, OpGraph& g) {
   const int kinds = recompute ? 4 : schedule.split_backward ? 3 : 2;  // R ids come after W's (op.h)
   const std::vector<Tick> weight = SliceWeights(p);
   const int U = space.microbatches();
-  const bool per_mb = !p.microbatch_weights.empty();
+  const std::vector<Tick> mb_weight = MicrobatchWeights(p);
+  const bool per_mb = !mb_weight.empty();
   g.latency.assign(1, 0);
   g.Reset(std::int64_t{kinds} * S * U);
   g.deps.reserve(static_cast<size_t>(2 * 2 * std::int64_t{S} * U));
@@ -110,7 +113,7 @@ void BuildInto(const Problem& p, const Schedule& schedule, OpGraph& g) {
       const OpId id = q * S + s;
       if (g.device[id] < 0) continue;
       const Tick cost = g.duration[id] < 0 ? p.costs.FullBackward(s) : p.costs.Of(kind, s);
-      g.duration[id] = cost * weight[k] * (per_mb ? p.microbatch_weights[u / K] : 1);
+      g.duration[id] = cost * weight[k] * (per_mb ? mb_weight[u / K] : 1);
       if (kind == OpKind::kF) {
         if (!space.IsFirstStage(s)) g.Add(id, id - 1, hop[s - 1]);
         if (k > 0) g.Add(id, id - 2 * S, 0);  // F(u-1, s): the K/V of the slices before

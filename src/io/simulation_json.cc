@@ -12,6 +12,7 @@
 #include "ppsim/critical_path.h"
 #include "ppsim/memory_bytes.h"
 #include "ppsim/metric_table.h"
+#include "ppsim/microbatch_lengths.h"
 #include "ppsim/rational.h"
 #include "ppsim/recompute.h"
 #include "ppsim/slices.h"
@@ -225,8 +226,11 @@ bool WriteSimulationJson(JsonOut& out, const Timeline& t, const Metrics& m, bool
                       }});
   if (p.comms.enabled()) fields.push_back({"comms", [&](JsonOut& o) { CommsBlock(o, p); }});
   if (!p.comm_hops.empty()) fields.push_back({"comm_hops", [&](JsonOut& o) { o.Ints(p.comm_hops); }});
-  if (!p.microbatch_weights.empty())
-    fields.push_back({"microbatch_costs", [&](JsonOut& o) { o.Ints(p.microbatch_weights); }});
+  if (PerMicrobatch(p)) {  // the weights every op's duration is scaled by; drawn lengths as drawn
+    fields.push_back({"microbatch_costs", [&](JsonOut& o) { o.Ints(MicrobatchWeights(p)); }});
+    if (p.lengths != LengthSource::kNone)
+      fields.push_back({"microbatch_lengths", [&](JsonOut& o) { o.Ints(MicrobatchLengths(p)); }});
+  }
   if (p.slices > 1) {  // sequence slices (slices.h): each op carries its slice
     fields.push_back({"slices", [&](JsonOut& o) { o.Int(p.slices); }});
     fields.push_back({"slice_weights", [&](JsonOut& o) { o.Ints(SliceWeights(p)); }});

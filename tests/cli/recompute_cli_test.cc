@@ -104,5 +104,28 @@ TEST(RecomputeCli, BadInputIsOneLineWithItsCode) {
   EXPECT_EQ(search.exit_code, 5);
 }
 
+// What recompute does not model yet is refused, one line, exit 5 (a
+// precondition), never run with R silently dropped (issue 28).
+TEST(RecomputeCli, CombinationsItDoesNotModelAreRefused) {
+  const std::string combine =
+      "ppsim: --recompute: recompute does not combine with sequence slices or per-microbatch costs yet; drop one\n";
+  for (const char* args : {"-s seq1f1b --slices 2", "-s 1f1b -M 2 --microbatch-costs 2:1",
+                           "-s 1f1b -M 2 --microbatch-lengths uniform --length-range 1:4"}) {
+    auto run = RunPpsim(std::string("simulate -P 2 --recompute full ") + args);
+    EXPECT_EQ(run.exit_code, 5) << args;
+    EXPECT_EQ(run.err, combine) << args;
+    EXPECT_EQ(run.out, "") << args;
+  }
+  auto comms = RunPpsim("simulate -s 1f1b -P 2 --recompute full --comms pytorch");
+  EXPECT_EQ(comms.exit_code, 5);
+  EXPECT_EQ(comms.err,
+            "ppsim: --recompute: communication as ops does not model recompute yet (docs/comms.md); drop one\n");
+  EXPECT_EQ(comms.out, "");
+  auto search = RunPpsim("search -P 4 -M 8 --recompute full --max-activations 4");
+  EXPECT_EQ(search.exit_code, 5);
+  EXPECT_EQ(search.err,
+            "ppsim: --recompute: search orders no R ops yet; simulate a schedule with recompute instead\n");
+}
+
 }  // namespace
 }  // namespace ppsim

@@ -26,6 +26,13 @@ void AddProblemOptions(CLI::App& cmd, io::ProblemOptions& o) {
   cmd.add_option("--hidden", o.hidden, "hidden size, for --slice-costs causal");
   cmd.add_option("--microbatch-costs", o.microbatch_costs,
                  "each microbatch's cost as a multiple of its stage's, M values 1:3:2:1 (default 1 each)");
+  cmd.add_option("--microbatch-lengths", o.microbatch_lengths,
+                 "each microbatch's length in tokens, M values 512:4096:1024, or uniform (seeded draws in "
+                 "--length-range); its cost weight by --length-cost (docs/costs.md)");
+  cmd.add_option("--length-range", o.length_range, "uniform microbatch lengths: MIN:MAX tokens, inclusive");
+  cmd.add_option("--length-seed", o.length_seed, "uniform microbatch lengths: the draw's seed (default 1)");
+  cmd.add_option("--length-cost", o.length_cost,
+                 "cost weight of a length L: linear = L (default), causal = L(12 hidden + 1 + L) (needs --hidden)");
   cmd.add_option("--recompute", o.recompute,
                  "recompute as an op R before each B: off (default), full (the stage's F again), selective (a "
                  "--model's recomputed layers)");

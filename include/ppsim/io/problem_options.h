@@ -28,6 +28,7 @@ struct ProblemOptions {
   // Sequence slices (slices.h): "" = the key's default.
   std::string slices, slice_costs, seq_len, hidden;
   std::string microbatch_costs;  // "" = 1 each; "w0:w1:..." M values
+  std::string microbatch_lengths, length_range, length_seed, length_cost;  // microbatch_lengths.h; "" = not given
   // Recompute as an op (recompute.h): "" = the keys' defaults (off,
   // before_b, 0); recompute_inputs a fraction "0.125" or "1/8".
   std::string recompute, recompute_at, recompute_inputs;
