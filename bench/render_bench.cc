@@ -14,9 +14,10 @@
 #include <cstdio>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
-#include "ppsim/metrics.h"
+#include "ppsim/run.h"
 #include "render/frame_painter.h"
 #include "ppsim/render/layout.h"
 #include "render/pango_measurer.h"
@@ -30,26 +31,23 @@ using namespace ppsim;
 using namespace ppsim::render;
 
 struct Scene {
-  std::vector<Timeline> timelines;
-  std::vector<Metrics> metrics;
+  std::vector<Run> runs;
   LayoutInput input;
   std::unique_ptr<TextMeasurer> measurer;
 };
 
 std::unique_ptr<Scene> MakeScene(int P, int M) {
   auto s = std::make_unique<Scene>();
-  s->timelines.reserve(2);
-  s->metrics.reserve(2);
-  for (const char* name : {"gpipe", "1f1b"}) {
+  s->runs.reserve(2);
+  for (auto [name, schedule] : {std::pair{"GPipe", "gpipe"}, {"1F1B", "1f1b"}}) {
     Problem p;
     p.P = P;
     p.M = M;
-    s->timelines.push_back(std::move(*Simulate(name, p)));
-    s->metrics.push_back(Measure(s->timelines.back()));
+    s->runs.push_back(Measured(name, std::move(*Simulate(schedule, p))));
   }
   s->input.title = "GPipe vs 1F1B";
-  s->input.runs = {{"GPipe", "GPipe — all forwards, then all backwards", &s->timelines[0], &s->metrics[0]},
-                   {"1F1B", "1F1B — start the backwards as soon as it is full", &s->timelines[1], &s->metrics[1]}};
+  s->input.runs = {{&s->runs[0], "GPipe — all forwards, then all backwards"},
+                   {&s->runs[1], "1F1B — start the backwards as soon as it is full"}};
   s->input.closing = {"same finish: 18 cycles · same bubble: 24 idle stage-slots",
                       "activations held at the peak: GPipe 23 · 1F1B 9"};
   s->measurer = std::move(*PangoMeasurer::Create());

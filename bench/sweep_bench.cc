@@ -53,7 +53,7 @@ void BM_SweepReparsingEachPoint(benchmark::State& state) {
       for (int m = 1; m <= 16; ++m) {
         ppsim::Result<ppsim::scene::Scene> scene =
             ppsim::scene::LoadSceneText(text, kScene, {"P=" + std::to_string(p), "M=" + std::to_string(m)});
-        ppsim::Result<std::vector<ppsim::RunResult>> runs =
+        ppsim::Result<std::vector<ppsim::Run>> runs =
             ppsim::scene::SimulateScene(*scene, ppsim::MeasureOptions{.series = false});
         if (runs.ok()) benchmark::DoNotOptimize(ppsim::scene::CheckSceneClaims(*scene, *runs));
         ++points;
@@ -69,7 +69,7 @@ BENCHMARK(BM_SweepReparsingEachPoint)->Unit(benchmark::kMillisecond)->UseRealTim
 // the claims stay a small share of a sweep point (BM_Sweep).
 void BM_CheckClaim(benchmark::State& state) {
   ppsim::Result<ppsim::scene::Scene> scene = ppsim::scene::LoadScene(kScene);
-  ppsim::Result<std::vector<ppsim::RunResult>> runs = ppsim::scene::SimulateScene(*scene);
+  ppsim::Result<std::vector<ppsim::Run>> runs = ppsim::scene::SimulateScene(*scene);
   std::int64_t n = 0;
   for (auto _ : state) {
     auto r = ppsim::CheckClaim("bubble_ratio(GPipe) == (P-1)/M and peak(GPipe) > peak(1F1B)", *runs, scene->params);

@@ -28,6 +28,6 @@ struct TemplatePiece {
 Result<std::vector<TemplatePiece>> ParseTemplate(std::string_view tmpl);
 
 // Fills every placeholder. Errors as ParseTemplate and Evaluate.
-Result<std::string> FillTemplate(std::string_view tmpl, const std::vector<RunResult>& runs, const Params& params);
+Result<std::string> FillTemplate(std::string_view tmpl, const std::vector<Run>& runs, const Params& params);
 
 }  // namespace ppsim

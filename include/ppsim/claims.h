@@ -30,6 +30,7 @@
 #include "ppsim/error.h"
 #include "ppsim/metrics.h"
 #include "ppsim/rational.h"
+#include "ppsim/run.h"
 #include "ppsim/timeline.h"
 
 namespace ppsim {
@@ -48,14 +49,6 @@ using Params = std::map<std::string, Rational, std::less<>>;
 // P, M, v and comm of `problem`, and F, B, W (the costs) when each is one
 // value for every stage: what every scene exposes.
 Params ProblemParams(const Problem& problem);
-
-// One simulated run, as claims and templates see it.
-struct RunResult {
-  std::string name;     // how claims refer to it: makespan(NAME)
-  std::string caption;  // the scene's caption template (unfilled); may be ""
-  Timeline timeline;
-  Metrics metrics;
-};
 
 // A parsed claim or expression: a small tree stored flat.
 class Claim {
@@ -134,7 +127,7 @@ struct Evaluation {
 // decides. Errors: unknown run or parameter (kUnknownName), division by zero or a
 // device out of range (kInvalidValue), overflow (kTooLarge); each at the
 // column of the term at fault.
-Result<Evaluation> Evaluate(const Claim& claim, const std::vector<RunResult>& runs, const Params& params);
+Result<Evaluation> Evaluate(const Claim& claim, const std::vector<Run>& runs, const Params& params);
 
 // Where two runs part ways: the first tick t >= 0 at which the number of ops
 // completed by t (ops with end <= t) differs between the two timelines.
@@ -145,7 +138,7 @@ struct Divergence {
   std::int64_t ahead_done = 0, behind_done = 0;  // ops completed by `tick`
 };
 // nullopt iff both timelines complete the same number of ops at every tick.
-std::optional<Divergence> FirstDivergence(const RunResult& a, const RunResult& b);
+std::optional<Divergence> FirstDivergence(const Run& a, const Run& b);
 
 struct ClaimResult {
   std::string check;  // the claim's text
@@ -160,9 +153,9 @@ struct ClaimResult {
 };
 
 // Parses, checks and evaluates one claim. Errors as ParseClaim / Evaluate.
-Result<ClaimResult> CheckClaim(std::string_view check, const std::vector<RunResult>& runs, const Params& params);
+Result<ClaimResult> CheckClaim(std::string_view check, const std::vector<Run>& runs, const Params& params);
 // The same for a claim already parsed (a sweep parses each claim once).
-Result<ClaimResult> CheckClaim(const Claim& claim, const std::vector<RunResult>& runs, const Params& params);
+Result<ClaimResult> CheckClaim(const Claim& claim, const std::vector<Run>& runs, const Params& params);
 // A false claim is not an error: look at holds.
 bool AllHold(const std::vector<ClaimResult>& results);
 

@@ -23,7 +23,7 @@ struct PyComparison {
 
   std::vector<render::RunInput> Inputs() const {
     std::vector<render::RunInput> in;
-    for (const jobs::ComparedRun& r : *runs) in.push_back({r.timeline.schedule.name, "", &r.timeline, &r.metrics});
+    for (const jobs::ComparedRun& r : *runs) in.push_back({&r.run});
     return in;
   }
   // Run i's Timeline (i < 0 counts from the end); it shares ownership of the whole comparison.
@@ -33,8 +33,7 @@ struct PyComparison {
     if (i < 0) i += n;
     if (i < 0 || i >= n) throw pyb::index_error("Comparison index out of range");
     const jobs::ComparedRun& r = (*runs)[static_cast<size_t>(i)];
-    return PyTimeline(std::shared_ptr<const Timeline>(runs, &r.timeline),
-                      std::shared_ptr<const Metrics>(runs, &r.metrics));
+    return PyTimeline(std::shared_ptr<const Run>(runs, &r.run));
   }
   pyb::list Timelines() const {
     pyb::list out;

@@ -97,7 +97,7 @@ void BindRender(pyb::module_& m) {
           "runs",
           [](const scene::SceneRenderReport& r) {
             pyb::dict out;
-            for (const RunResult& run : r.runs) out[pyb::str(run.name)] = MetricDict(run.metrics, run.timeline.problem);
+            for (const Run& run : r.runs) out[pyb::str(run.name)] = MetricDict(run.metrics, run.timeline.problem);
             return out;
           },
           "{run name: {metric's JSON key: value}}, every metric as render --json has it")

@@ -66,11 +66,11 @@ std::string RunsHtmlTable(const std::vector<render::RunInput>& runs) {
   std::string h = "<table style=\"border-collapse:collapse;font-variant-numeric:tabular-nums\">"
                   "<caption style=\"text-align:left\">memory in stage-sets: one stage's activations for one "
                   "microbatch</caption><tr><th></th>";
-  for (const render::RunInput& r : runs) h += "<th" + cell + ">" + render::XmlEscape(r.name) + "</th>";
+  for (const render::RunInput& r : runs) h += "<th" + cell + ">" + render::XmlEscape(r.run->name) + "</th>";
   h += "</tr>";
   auto row = [&](const std::string& name, auto value) {
     h += "<tr><th style=\"text-align:left;padding:0.1em 0.6em 0.1em 0;white-space:nowrap\">" + name + "</th>";
-    for (const render::RunInput& r : runs) h += "<td" + cell + ">" + value(*r.timeline, *r.metrics) + "</td>";
+    for (const render::RunInput& r : runs) h += "<td" + cell + ">" + value(r.run->timeline, r.run->metrics) + "</td>";
     h += "</tr>";
   };
   row("P, M, v", [](const Timeline& t, const Metrics&) {
@@ -82,7 +82,7 @@ std::string RunsHtmlTable(const std::vector<render::RunInput>& runs) {
   auto text = [](const std::optional<Rational>& v) { return v ? v->ToText() : std::string("-"); };
   for (const MetricInfo* metric : MetricsShownIn(kNotebook)) {
     if (std::none_of(runs.begin(), runs.end(),
-                     [&](const render::RunInput& r) { return MetricApplies(*metric, *r.metrics); }))
+                     [&](const render::RunInput& r) { return MetricApplies(*metric, r.run->metrics); }))
       continue;
     row(metric->name, [&](const Timeline& t, const Metrics& m) { return text(metric->value(m, t.problem, -1)); });
     if (!metric->per_device) continue;

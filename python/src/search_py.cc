@@ -26,10 +26,8 @@ struct PySearchResult {
   std::shared_ptr<const jobs::SearchRun> run;
 
   const SearchResult& result() const { return run->result; }
-  PyTimeline Timeline() const {
-    return PyTimeline(std::shared_ptr<const ppsim::Timeline>(run, &run->result.timeline),
-                      std::shared_ptr<const Metrics>(run, &run->metrics));
-  }
+  Tick makespan() const { return run->run.timeline.makespan; }
+  PyTimeline Timeline() const { return PyTimeline(std::shared_ptr<const Run>(run, &run->run)); }
   std::string Text() const { return Unwrap(jobs::SearchReportText(*run, {})); }
   pyb::list FixedSchedules() const {
     pyb::list out;
@@ -96,10 +94,10 @@ void BindSearch(pyb::module_& m) {
   using S = PySearchResult;
   pyb::class_<S>(m, "SearchResult", "The shortest schedule found within a memory budget (`ppsim search`).")
       .def_property_readonly("timeline", &S::Timeline, "the best schedule, placed (a Timeline)")
-      .def_property_readonly("makespan", [](const S& s) { return s.result().timeline.makespan; })
+      .def_property_readonly("makespan", &S::makespan)
       .def_property_readonly("lower_bound", [](const S& s) { return s.result().lower_bound; },
                              "no schedule within the budget is shorter")
-      .def_property_readonly("gap", [](const S& s) { return jobs::SearchGap(s.result()); },
+      .def_property_readonly("gap", [](const S& s) { return jobs::SearchGap(*s.run); },
                              "(makespan - lower_bound) / makespan")
       .def_property_readonly("optimal", [](const S& s) { return s.result().optimal; })
       .def_property_readonly("found_by", [](const S& s) { return s.result().found_by; })
@@ -116,7 +114,7 @@ void BindSearch(pyb::module_& m) {
                              "the best fitting Zero Bubble greedy's makespan, 0 if none")
       .def(
           "order", [](const S& s, const pyb::object& format) {
-            Result<std::string> text = io::ExportSchedule(TextArg(format, "format"), s.result().timeline);
+            Result<std::string> text = io::ExportSchedule(TextArg(format, "format"), s.run->run.timeline);
             if (!text) throw PyError{text.error().Renamed("format")};  // the library's "export" is this keyword
             return *text;
           },
@@ -125,7 +123,7 @@ void BindSearch(pyb::module_& m) {
            "the bytes `ppsim search --json` prints")
       .def("__str__", &S::Text, "what `ppsim search` prints: the chart (up to 160 ticks) and the summary line")
       .def("__repr__", [](const S& s) {
-        return "<ppsim.SearchResult makespan=" + std::to_string(s.result().timeline.makespan) +
+        return "<ppsim.SearchResult makespan=" + std::to_string(s.makespan()) +
                " lower_bound=" + std::to_string(s.result().lower_bound) + ">";
       });
   m.def(

@@ -20,7 +20,7 @@ namespace {
 
 namespace pyb = pybind11;
 
-PyTimeline Wrap(Timeline t) { return PyTimeline(std::make_shared<const Timeline>(std::move(t))); }
+PyTimeline Wrap(Timeline t) { return PyTimeline(std::move(t)); }
 
 PyTimeline SimulateNamed(const pyb::object& schedule_arg, const ProblemArgs& args, const pyb::object& schedule_file,
                          const pyb::object& placement_arg) {

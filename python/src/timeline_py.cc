@@ -25,9 +25,16 @@ namespace ppsim::py {
 
 namespace pyb = pybind11;
 
-const Metrics& PyTimeline::metrics() {
-  if (!metrics_) metrics_ = std::make_shared<const Metrics>(Measure(*timeline_));
-  return *metrics_;
+PyTimeline::PyTimeline(Timeline timeline) : unmeasured_(std::make_shared<Unmeasured>()) {
+  unmeasured_->run.name = timeline.schedule.name;
+  unmeasured_->run.timeline = std::move(timeline);
+  run_ = std::shared_ptr<const Run>(unmeasured_, &unmeasured_->run);
+}
+
+const Run& PyTimeline::run() {
+  if (unmeasured_)
+    std::call_once(unmeasured_->measured, [this] { unmeasured_->run.metrics = Measure(unmeasured_->run.timeline); });
+  return *run_;
 }
 
 namespace {
@@ -54,9 +61,7 @@ pyb::object OpDtype() {
   return dtype;
 }
 
-std::vector<render::RunInput> One(PyTimeline& t) {
-  return {render::RunInput{t.timeline().schedule.name, "", &t.timeline(), &t.metrics()}};
-}
+std::vector<render::RunInput> One(PyTimeline& t) { return {render::RunInput{&t.run()}}; }
 
 pyb::dict ToPytorch(const Timeline& t) {
   const io::PytorchCsv csv = Unwrap(io::PytorchCsvFromSchedule(t.schedule));

@@ -1,5 +1,5 @@
-// ppsim.Timeline: one placed run, read-only. Holds the C++ Timeline (shared,
-// never copied); its Metrics are measured on first use, and its ops become
+// ppsim.Timeline: one placed run, read-only. Holds the C++ Run (shared,
+// never copied); simulate()'s is measured on first use, and its ops become
 // one numpy record array only when .ops is read — simulate() itself costs
 // what the C++ placement costs.
 #pragma once
@@ -7,22 +7,30 @@
 #include <pybind11/pybind11.h>
 
 #include <memory>
+#include <mutex>
 
-#include "ppsim/metrics.h"
-#include "ppsim/timeline.h"
+#include "ppsim/run.h"
 
 namespace ppsim::py {
 
 class PyTimeline {
  public:
-  explicit PyTimeline(std::shared_ptr<const Timeline> timeline, std::shared_ptr<const Metrics> metrics = nullptr)
-      : timeline_(std::move(timeline)), metrics_(std::move(metrics)) {}
-  const Timeline& timeline() const { return *timeline_; }
-  const Metrics& metrics();
+  // A run measured already (a comparison's, a search's): shares its ownership.
+  explicit PyTimeline(std::shared_ptr<const Run> run) : run_(std::move(run)) {}
+  // A placed timeline (simulate()), named after its schedule: measured on
+  // first use, once for every copy.
+  explicit PyTimeline(Timeline timeline);
+  const Timeline& timeline() const { return run_->timeline; }
+  const Metrics& metrics() { return run().metrics; }
+  const Run& run();
 
  private:
-  std::shared_ptr<const Timeline> timeline_;
-  std::shared_ptr<const Metrics> metrics_;
+  struct Unmeasured {
+    Run run;  // metrics empty until measured
+    std::once_flag measured;
+  };
+  std::shared_ptr<const Run> run_;
+  std::shared_ptr<Unmeasured> unmeasured_;  // null for a run measured already
 };
 
 

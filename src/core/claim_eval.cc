@@ -39,25 +39,25 @@ namespace {
 
 using Kind = Claim::Kind;
 
-std::string RunList(const std::vector<RunResult>& runs) {
+std::string RunList(const std::vector<Run>& runs) {
   std::string names;
-  for (const RunResult& r : runs) names += (names.empty() ? "" : ", ") + r.name;
+  for (const Run& r : runs) names += (names.empty() ? "" : ", ") + r.name;
   return names;
 }
 
-const RunResult* FindRun(const std::vector<RunResult>& runs, std::string_view name) {
-  for (const RunResult& r : runs)
+const Run* FindRun(const std::vector<Run>& runs, std::string_view name) {
+  for (const Run& r : runs)
     if (r.name == name) return &r;
   return nullptr;
 }
 
 class Evaluator {
  public:
-  Evaluator(const Claim& claim, const std::vector<RunResult>& runs, const Params& params)
+  Evaluator(const Claim& claim, const std::vector<Run>& runs, const Params& params)
       : claim_(claim), runs_(runs), params_(params), values_(claim.nodes().size()),
         evaluated_(claim.nodes().size(), false) {}
 
-  Result<Evaluation> Run() {
+  Result<Evaluation> Evaluated() {
     if (!Eval(claim_.root())) {
       Error e = Fail(err_code_, err_);
       e.column = err_column_;
@@ -176,7 +176,7 @@ class Evaluator {
   }
   bool Metric(int i) {
     const Claim::Node& n = claim_.nodes()[i];
-    const RunResult* run = FindRun(runs_, n.run);
+    const Run* run = FindRun(runs_, n.run);
     if (!run)
       return Bad(ErrorCode::kUnknownName, n.run_column, "no run named '" + n.run + "' (runs: " + RunList(runs_) + ")");
     const Problem& problem = run->timeline.problem;
@@ -201,7 +201,7 @@ class Evaluator {
   }
 
   const Claim& claim_;
-  const std::vector<RunResult>& runs_;
+  const std::vector<Run>& runs_;
   const Params& params_;
   std::vector<ClaimValue> values_;
   std::vector<bool> evaluated_;
@@ -249,16 +249,16 @@ Error CheckNames(const Claim& claim, const std::vector<std::string>& runs, const
   return Error::Ok();
 }
 
-Result<Evaluation> Evaluate(const Claim& claim, const std::vector<RunResult>& runs, const Params& params) {
+Result<Evaluation> Evaluate(const Claim& claim, const std::vector<Run>& runs, const Params& params) {
   // Every name first: `and`, `or` and `implies` skip a side, and a typo on the
   // skipped side is still a typo (and a false claim then reads both runs).
   std::vector<std::string> names;
-  for (const RunResult& r : runs) names.push_back(r.name);
+  for (const Run& r : runs) names.push_back(r.name);
   if (Error e = CheckNames(claim, names, params); !e.ok()) return e;
-  return Evaluator(claim, runs, params).Run();
+  return Evaluator(claim, runs, params).Evaluated();
 }
 
-std::optional<Divergence> FirstDivergence(const RunResult& a, const RunResult& b) {
+std::optional<Divergence> FirstDivergence(const Run& a, const Run& b) {
   const std::vector<Tick> ea = SortedEnds(a.timeline), eb = SortedEnds(b.timeline);
   size_t i = 0, j = 0;
   while (i < ea.size() || j < eb.size()) {
@@ -292,13 +292,13 @@ std::string ClaimResult::Explain() const {
   return s;
 }
 
-Result<ClaimResult> CheckClaim(std::string_view check, const std::vector<RunResult>& runs, const Params& params) {
+Result<ClaimResult> CheckClaim(std::string_view check, const std::vector<Run>& runs, const Params& params) {
   Result<Claim> claim = ParseClaim(check);
   if (!claim.ok()) return claim.error();
   return CheckClaim(*claim, runs, params);
 }
 
-Result<ClaimResult> CheckClaim(const Claim& claim, const std::vector<RunResult>& runs, const Params& params) {
+Result<ClaimResult> CheckClaim(const Claim& claim, const std::vector<Run>& runs, const Params& params) {
   Result<Evaluation> e = Evaluate(claim, runs, params);
   if (!e.ok()) return e.error();
   ClaimResult r;

@@ -79,7 +79,7 @@ Result<std::vector<TemplatePiece>> ParseTemplate(std::string_view s) {
   return pieces;
 }
 
-Result<std::string> FillTemplate(std::string_view tmpl, const std::vector<RunResult>& runs, const Params& params) {
+Result<std::string> FillTemplate(std::string_view tmpl, const std::vector<Run>& runs, const Params& params) {
   Result<std::vector<TemplatePiece>> pieces = ParseTemplate(tmpl);
   if (!pieces.ok()) return pieces.error();
   std::string out;

@@ -180,7 +180,7 @@ std::vector<Tick> IdlePerDevice(const Timeline& t) {
 
 void LayoutChart(Builder& b, const Frame& f, const RunGeometry& g, const ChartStyle& style, const RunInput& run,
                  int index, std::int64_t gauge_scale, std::int64_t gauge_den) {
-  const Chart c{b, f, g, style, *run.timeline, *run.metrics, index};
+  const Chart c{b, f, g, style, run.run->timeline, run.metrics(), index};
   b.Rect(Role::kGrid, {f.x0, g.gantt_y, f.X(c.t.makespan) - f.x0, static_cast<double>(c.Rows() * c.Pitch())},
          palette::kGrid)
       .run = index;

@@ -23,7 +23,7 @@ using Align = Builder::Align;
 
 // Whether a run models communication as ops (docs/comms.md): its chart has lanes.
 bool AnyComms(const std::vector<RunInput>& runs) {
-  return std::any_of(runs.begin(), runs.end(), [](const RunInput& r) { return r.timeline->comms != nullptr; });
+  return std::any_of(runs.begin(), runs.end(), [](const RunInput& r) { return r.run->timeline.comms != nullptr; });
 }
 
 // The list's header fields and one RunSummary per run.
@@ -32,14 +32,15 @@ bool AnyComms(const std::vector<RunInput>& runs) {
 // Runs scaled apart (ticks_per_unit) are compared in units of the model.
 std::string WorkDiffers(const LayoutInput& in) {
   if (in.ns_ticks) return "";  // measured against ideal: the work differs by what was measured (ppsim explain)
-  auto tpu = [](const RunInput& r) { return std::max<std::int64_t>(1, r.timeline->problem.ticks_per_unit); };
-  const RunInput& first = in.runs[0];
+  auto tpu = [](const Run& r) { return std::max<std::int64_t>(1, r.timeline.problem.ticks_per_unit); };
+  const Run& first = *in.runs[0].run;
   bool differs = false, one_scale = true, model_differs = false;
   // The model's work leaves out recompute (R ops redo forwards by choice).
-  auto model = [](const RunInput& r) { return r.metrics->busy - r.metrics->recompute_time; };
-  for (const RunInput& r : in.runs) {
-    differs = differs || static_cast<__int128>(r.metrics->busy) * tpu(first) !=
-                             static_cast<__int128>(first.metrics->busy) * tpu(r);
+  auto model = [](const Run& r) { return r.metrics.busy - r.metrics.recompute_time; };
+  for (const RunInput& input : in.runs) {
+    const Run& r = *input.run;
+    differs = differs || static_cast<__int128>(r.metrics.busy) * tpu(first) !=
+                             static_cast<__int128>(first.metrics.busy) * tpu(r);
     model_differs = model_differs ||
                     static_cast<__int128>(model(r)) * tpu(first) != static_cast<__int128>(model(first)) * tpu(r);
     one_scale = one_scale && tpu(r) == tpu(first);
@@ -47,18 +48,18 @@ std::string WorkDiffers(const LayoutInput& in) {
   if (!differs) return "";
   if (!model_differs && one_scale) {  // "same model; recompute adds R: Recompute busy 128 = 96 + 32 of R"
     std::string s = "same model; recompute adds R:";
-    for (const RunInput& r : in.runs)
-      if (r.metrics->recompute_time > 0)
-        s += " " + r.name + " busy " + Str(r.metrics->busy) + " = " + Str(model(r)) + " + " +
-             Str(r.metrics->recompute_time) + " of R";
+    for (const RunInput& input : in.runs)
+      if (const Run& r = *input.run; r.metrics.recompute_time > 0)
+        s += " " + r.name + " busy " + Str(r.metrics.busy) + " = " + Str(model(r)) + " + " +
+             Str(r.metrics.recompute_time) + " of R";
     return s + " ticks";
   }
   std::string s = "work differs:";
   for (size_t i = 0; i < in.runs.size(); ++i) {
-    const RunInput& r = in.runs[i];
-    const std::optional<Rational> units = Rational::Of(r.metrics->busy, tpu(r));
+    const Run& r = *in.runs[i].run;
+    const std::optional<Rational> units = Rational::Of(r.metrics.busy, tpu(r));
     s += (i == 0 ? " " : " · ") + r.name + " busy " +
-         (one_scale ? Str(r.metrics->busy) : units ? units->ToText() : std::string("?"));
+         (one_scale ? Str(r.metrics.busy) : units ? units->ToText() : std::string("?"));
   }
   return s + (one_scale ? " ticks" : " stage-units") + " — the runs are not given the same model";
 }
@@ -73,18 +74,20 @@ void Summarize(const LayoutInput& in, DisplayList& list) {
   if (std::string work = WorkDiffers(in); !work.empty()) list.closing.push_back(std::move(work));
   list.gauge = in.gauge;
   // Gauges count stage-sets: 1/gauge_den of one is whole for every run.
-  for (const RunInput& r : in.runs) list.gauge_den = std::lcm(list.gauge_den, std::int64_t{ChunksPerStage(r.timeline->problem)});
+  for (const RunInput& r : in.runs)
+    list.gauge_den = std::lcm(list.gauge_den, std::int64_t{ChunksPerStage(r.run->timeline.problem)});
   for (const RunInput& r : in.runs) {
-    const Timeline& t = *r.timeline;
+    const Timeline& t = r.run->timeline;
+    const Metrics& m = r.metrics();
     list.last_tick = std::max(list.last_tick, t.makespan);
     const std::int64_t per_set = list.gauge_den / ChunksPerStage(t.problem);
-    std::int64_t peak = r.metrics->activations.peak;
+    std::int64_t peak = m.activations.peak;
     if (in.gauge == GaugeMode::kDevice) {
       peak = 0;
-      for (std::int64_t d : r.metrics->activations.peak_per_device) peak = std::max(peak, d);
+      for (std::int64_t d : m.activations.peak_per_device) peak = std::max(peak, d);
     }
     list.gauge_scale = std::max(list.gauge_scale, peak * per_set);
-    list.runs.push_back({r.name, r.caption.empty() ? r.name : r.caption, t.problem, *r.metrics});
+    list.runs.push_back({r.run->name, r.caption.empty() ? r.run->name : r.caption, t.problem, m});
   }
 }
 
@@ -156,19 +159,19 @@ double Legend(Builder& b, const Frame& f, const LayoutInput& in, double y, const
   bool any_whole = false, any_input = false, any_zero = false;  // whole backwards, input-gradient Bs, ops of no time
   std::vector<RunRule> chunk_rules, pair_rules;
   for (const RunInput& r : in.runs) {
-    const bool split = r.timeline->schedule.split_backward;
+    const bool split = r.run->timeline.schedule.split_backward;
     bool pairs = false;
-    for (const PlacedOp& op : r.timeline->Ops()) {
+    for (const PlacedOp& op : r.run->timeline.Ops()) {
       pairs = pairs || op.overlap >= 0;
       any_w = any_w || op.kind == OpKind::kW;
       any_zero = any_zero || op.end == op.start;
       any_r = any_r || op.kind == OpKind::kR;
       if (op.kind == OpKind::kB) (!split || op.full ? any_whole : any_input) = true;
     }
-    AddRule(chunk_rules, ChunkRule(r.timeline->problem), r.name);
+    AddRule(chunk_rules, ChunkRule(r.run->timeline.problem), r.run->name);
     if (pairs)
       AddRule(pair_rules, "F above B in one cell = an overlapped F+B pair: a forward and a backward computed together",
-              r.name);
+              r.run->name);
   }
   struct Entry {
     Color color;
@@ -291,7 +294,7 @@ void Closing(Builder& b, const DisplayList& list, const std::vector<ClosingLine>
 
 int MaxOf(const std::vector<RunInput>& runs, int Problem::*field) {
   int v = 1;
-  for (const RunInput& r : runs) v = std::max(v, r.timeline->problem.*field);
+  for (const RunInput& r : runs) v = std::max(v, r.run->timeline.problem.*field);
   return v;
 }
 
@@ -375,9 +378,9 @@ double AggregationNote(Builder& b, const Frame& f, double y, double text_w, Tick
 std::string DefaultSubtitle(const std::vector<RunInput>& runs) {
   std::set<int> Ps, Ms, vs;
   for (const RunInput& r : runs) {
-    Ps.insert(r.timeline->problem.P);
-    Ms.insert(r.timeline->problem.M);
-    vs.insert(r.timeline->problem.v);
+    Ps.insert(r.run->timeline.problem.P);
+    Ms.insert(r.run->timeline.problem.M);
+    vs.insert(r.run->timeline.problem.v);
   }
   auto join = [](const std::set<int>& values) {
     std::string out;
@@ -393,7 +396,7 @@ std::string DefaultSubtitle(const std::vector<RunInput>& runs) {
   if (vs.size() > 1) {  // each run's own count: "chunks per device: 1F1B 1 · ZB-V 2"
     s += " · chunks per device:";
     for (size_t i = 0; i < runs.size(); ++i)
-      s += (i == 0 ? " " : " · ") + runs[i].name + " " + std::to_string(runs[i].timeline->problem.v);
+      s += (i == 0 ? " " : " · ") + runs[i].run->name + " " + std::to_string(runs[i].run->timeline.problem.v);
   }
   return s + " · one cell = one cycle";
 }
@@ -409,13 +412,13 @@ LayoutInput FullestDeviceInput(const LayoutInput& in, std::vector<Metrics>& stor
   LayoutInput out = in;
   storage.reserve(in.runs.size());
   for (const RunInput& r : in.runs) {
-    Metrics m = *r.metrics;
-    const Activations resident = MeasureActivations(*r.timeline, HoldMode::kResident, true);
+    Metrics m = r.metrics();
+    const Activations resident = MeasureActivations(r.run->timeline, HoldMode::kResident, true);
     m.activations.cluster = FullestDevice(resident.per_device);
     m.activations.peak = m.activations.cluster.Peak();
     storage.push_back(std::move(m));
   }
-  for (size_t i = 0; i < out.runs.size(); ++i) out.runs[i].metrics = &storage[i];
+  for (size_t i = 0; i < out.runs.size(); ++i) out.runs[i].shown = &storage[i];
   return out;
 }
 

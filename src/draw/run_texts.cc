@@ -17,8 +17,8 @@ using Align = Builder::Align;
 // shows is done), the last one, its totals, once the run is done.
 std::vector<std::string> StatusTexts(const Frame& f, const RunInput& run, GaugeMode gauge) {
   const bool fullest = gauge == GaugeMode::kFullest;
-  const Timeline& t = *run.timeline;
-  const Metrics& m = *run.metrics;
+  const Timeline& t = run.run->timeline;
+  const Metrics& m = run.metrics();
   std::vector<Tick> ends;
   for (const PlacedOp& op : t.Ops()) ends.push_back(op.end);
   std::sort(ends.begin(), ends.end());
@@ -120,7 +120,7 @@ RunTextsPlan PlanRunTexts(Builder& b, const Frame& f, const std::vector<RunInput
     all.push_back(StatusTexts(f, run, gauge));
     const double px = FitAll(b, all.back(), status_px, 0.55 * text_w);
     const double widest = Widest(b, all.back(), px);
-    const std::string caption = run.caption.empty() ? run.name : run.caption;
+    const std::string caption = run.caption.empty() ? run.run->name : run.caption;
     const double cpx = b.Fit(caption, caption_px, true, text_w - widest - caption_px);
     plan.stacked = plan.stacked || f.margin + b.Measure(caption, cpx, true).w > f.right - widest;
   }
@@ -128,7 +128,7 @@ RunTextsPlan PlanRunTexts(Builder& b, const Frame& f, const std::vector<RunInput
   plan.status_lines = 2;
   for (size_t r = 0; r < runs.size(); ++r) {
     plan.status_px = std::min(plan.status_px, FitAll(b, AllHalves(all[r]), status_px, text_w));
-    const std::string caption = runs[r].caption.empty() ? runs[r].name : runs[r].caption;
+    const std::string caption = runs[r].caption.empty() ? runs[r].run->name : runs[r].caption;
     const double cpx = b.Fit(caption, caption_px, true, text_w);
     plan.caption_lines = std::max<int>(plan.caption_lines, b.Wrap(caption, cpx, true, text_w).size());
   }
@@ -137,7 +137,7 @@ RunTextsPlan PlanRunTexts(Builder& b, const Frame& f, const std::vector<RunInput
 
 void LayoutRunTexts(Builder& b, const Frame& f, const RunGeometry& g, const RunInput& run, int index,
                     double caption_px, const RunTextsPlan& plan, double text_w, GaugeMode gauge) {
-  const Tick makespan = run.timeline->makespan;
+  const Tick makespan = run.run->timeline.makespan;
   const std::vector<std::string> status = StatusTexts(f, run, gauge);
   auto timed = [&](Item& it, size_t i) {
     it.run = index;
@@ -146,7 +146,7 @@ void LayoutRunTexts(Builder& b, const Frame& f, const RunGeometry& g, const RunI
                : i + 1 < status.size() ? makespan
                                        : kForever;
   };
-  const std::string caption = run.caption.empty() ? run.name : run.caption;
+  const std::string caption = run.caption.empty() ? run.run->name : run.caption;
   if (plan.stacked) {  // the caption's lines, then each status in two lines under it
     const double cpx = b.Fit(caption, caption_px, true, text_w);
     double y = g.caption_y;

@@ -11,7 +11,7 @@ namespace ppsim::render {
 Result<DisplayList> LayOutText(const LayoutInput& input) {
   std::int64_t total = 0;  // each term ≤ 2^38 (problem.h's limits)
   for (const RunInput& r : input.runs) {
-    const Problem& p = r.timeline->problem;
+    const Problem& p = r.run->timeline.problem;
     total += std::int64_t{p.P} * p.v * p.M;
   }
   if (total > kMaxTextStageMicrobatches) {
@@ -34,10 +34,9 @@ Result<std::string> RenderText(const LayoutInput& input, const TextOptions& opti
   return PaintText(*list, list->last_tick, options.columns, options.ansi);
 }
 
-Result<std::string> RenderRunText(const std::string& name, const Timeline& timeline, const Metrics& metrics,
-                                  const TextOptions& options) {
+Result<std::string> RenderRunText(const Run& run, const TextOptions& options) {
   LayoutInput in;
-  in.runs.push_back({name, "", &timeline, &metrics});
+  in.runs.push_back({&run});
   return RenderText(in, options);
 }
 

@@ -25,7 +25,7 @@ Result<Picture> PictureOf(const jobs::ExplainReport& r) {
   if (!r.runs) return Fail(ErrorCode::kUsage, "output: a trace of parts (no PP: ranges) has no run to draw; "
                                               "write its report (text or --json) instead");
   Picture p;
-  p.metrics = {Measure(r.runs->measured), Measure(r.runs->ideal)};
+  p.runs = {Measured("Measured", r.runs->measured), Measured("Ideal", r.runs->ideal)};
   render::LayoutInput& in = p.input;
   in.title = "Measured against ideal: " + (r.schedule.empty() ? std::string("a custom order") : r.schedule) +
              (r.step >= 0 ? ", ProfilerStep#" + std::to_string(r.step) : std::string());
@@ -34,11 +34,11 @@ Result<Picture> PictureOf(const jobs::ExplainReport& r) {
                 " \u00B7 times in \u00B5s from each run's first op \u00B7 ideal: the same orders at the median "
                 "costs, faults removed";
   in.ns_ticks = true;
-  render::RunInput measured{"Measured", "Measured (the trace)", &r.runs->measured, &p.metrics[0], {}};
+  render::RunInput measured{&p.runs[0], "Measured (the trace)"};
   for (const jobs::LateOp& l : r.late)
     measured.marks.push_back({l.rank, l.ideal_start, l.start, l.late, "+" + Us(l.late)});
   in.runs.push_back(std::move(measured));
-  in.runs.push_back({"Ideal", "Ideal (placed by ppsim)", &r.runs->ideal, &p.metrics[1], {}});
+  in.runs.push_back({&p.runs[1], "Ideal (placed by ppsim)"});
   if (!r.late.empty())
     in.mark_legend = "late: from where the ideal run starts an op to where it started (+\u00B5s), " +
                      std::to_string(r.late.size()) + " ops late by 1 % of the ideal makespan or more";

@@ -22,9 +22,7 @@ namespace {
 using Row = ComparedRun;
 
 // A run's column head: its schedule, and its setting when it has one.
-std::string Label(const Row& r) {
-  return r.timeline.schedule.name + (r.setting.empty() ? "" : " " + r.setting);
-}
+std::string Label(const Row& r) { return r.run.timeline.schedule.name + (r.setting.empty() ? "" : " " + r.setting); }
 
 std::string Join(const std::vector<std::int64_t>& v) {
   std::string s;
@@ -36,7 +34,7 @@ std::string Check(bool ok) { return ok ? "✓" : "✗"; }
 
 // A metric of the run, printed the one way (metric_table.h).
 std::string Value(const Row& r, const MetricInfo& metric, int device) {
-  const std::optional<Rational> v = metric.value(r.metrics, r.timeline.problem, device);
+  const std::optional<Rational> v = metric.value(r.run.metrics, r.run.timeline.problem, device);
   return v ? v->ToText() : "-";
 }
 
@@ -45,7 +43,7 @@ std::string Value(const Row& r, const MetricInfo& metric, int device) {
 std::string Beside(const Row& r, std::string_view name) {
   const PredictedMetric* form = r.prediction.Find(name);
   if (form == nullptr) return "";
-  const std::optional<Rational> measured = form->metric->value(r.metrics, r.timeline.problem, -1);
+  const std::optional<Rational> measured = form->metric->value(r.run.metrics, r.run.timeline.problem, -1);
   return "  " + form->formula + " = " + form->value.ToText() + " " + Check(measured == form->value);
 }
 
@@ -53,7 +51,7 @@ std::string Beside(const Row& r, std::string_view name) {
 // largest; "-" when none applies.
 std::string PredictedPerDevice(const Row& r) {
   const Prediction& pr = r.prediction;
-  const std::vector<std::int64_t>& got = r.metrics.activations.peak_per_device;
+  const std::vector<std::int64_t>& got = r.run.metrics.activations.peak_per_device;
   if (!pr.peak_per_device && pr.peak_max) {
     const std::int64_t most = got.empty() ? 0 : *std::max_element(got.begin(), got.end());
     return "max " + pr.peak_max_formula + " = " + std::to_string(*pr.peak_max) + " " + Check(*pr.peak_max == most);
@@ -67,7 +65,7 @@ std::string PredictedPerDevice(const Row& r) {
 std::string ComparisonText(const std::vector<ComparedRun>& rows, int columns) {
   const size_t width = static_cast<size_t>(std::max(columns, 40));
   std::string out;
-  const Problem& p = rows[0].timeline.problem;
+  const Problem& p = rows[0].run.timeline.problem;
   out += WrapWords("P=" + std::to_string(p.P) + " M=" + std::to_string(p.M) + " comm=" + std::to_string(p.comm) +
                        "  activations: " + HoldModeName(p.hold),
                    width);
@@ -83,18 +81,19 @@ std::string ComparisonText(const std::vector<ComparedRun>& rows, int columns) {
     for (const Row& r : rows) table.back().push_back(text(r));
   };
   line("", [](const Row& r) {
-    return Label(r) + (r.timeline.problem.v > 1 ? " v=" + std::to_string(r.timeline.problem.v) : "");
+    return Label(r) + (r.run.timeline.problem.v > 1 ? " v=" + std::to_string(r.run.timeline.problem.v) : "");
   });
   // One row per metric of the table (metric_table.h), in its order, each
   // value printed the one way with its closed form beside it where one
   // applies; a per-device metric adds a row of its devices' values.
   for (const MetricInfo& metric : MetricTable()) {
-    if (std::none_of(rows.begin(), rows.end(), [&](const Row& r) { return MetricApplies(metric, r.metrics); })) continue;
+    if (std::none_of(rows.begin(), rows.end(), [&](const Row& r) { return MetricApplies(metric, r.run.metrics); }))
+      continue;
     line(metric.name, [&](const Row& r) { return Value(r, metric, -1) + Beside(r, metric.name); });
     if (!metric.per_device) continue;
     line(std::string(metric.name) + " per device", [&](const Row& r) {
       std::string s;
-      for (int d = 0; d < r.timeline.problem.P; ++d) s += (d > 0 ? " " : "") + Value(r, metric, d);
+      for (int d = 0; d < r.run.timeline.problem.P; ++d) s += (d > 0 ? " " : "") + Value(r, metric, d);
       return s;
     });
     if (std::string_view(metric.name) == "peak_sets") line("  predicted", PredictedPerDevice);
@@ -105,18 +104,18 @@ std::string ComparisonText(const std::vector<ComparedRun>& rows, int columns) {
   out += "\n";
   bool same_makespan = true, same_idle = true, same_busy = true;
   for (const Row& r : rows) {
-    same_busy = same_busy && r.metrics.busy == rows[0].metrics.busy;
-    same_makespan = same_makespan && r.metrics.makespan == rows[0].metrics.makespan;
-    same_idle = same_idle && r.metrics.idle == rows[0].metrics.idle;
+    same_busy = same_busy && r.run.metrics.busy == rows[0].run.metrics.busy;
+    same_makespan = same_makespan && r.run.metrics.makespan == rows[0].run.metrics.makespan;
+    same_idle = same_idle && r.run.metrics.idle == rows[0].run.metrics.idle;
   }
   std::string makespans = std::string("makespans ") + (same_makespan ? "equal" : "differ") + ":";
-  for (const Row& r : rows) makespans += " " + Label(r) + "=" + std::to_string(r.metrics.makespan);
+  for (const Row& r : rows) makespans += " " + Label(r) + "=" + std::to_string(r.run.metrics.makespan);
   std::string busy = std::string("busy (work) ") + (same_busy ? "equal" : "differs") + ":";
-  for (const Row& r : rows) busy += " " + Label(r) + "=" + std::to_string(r.metrics.busy);
+  for (const Row& r : rows) busy += " " + Label(r) + "=" + std::to_string(r.run.metrics.busy);
   std::string bubbles = std::string("bubbles ") + (same_idle ? "equal" : "differ") + ":";
   for (size_t i = 0; i < rows.size(); ++i)
     bubbles += (i == 0 ? " " : " · ") + Label(rows[i]) + " " +
-               IdleSlotsText(rows[i].metrics, rows[i].timeline.problem.P);
+               IdleSlotsText(rows[i].run.metrics, rows[i].run.timeline.problem.P);
   for (const std::string& s : {makespans, busy, bubbles}) out += WrapWords(s, width);
   return out;
 }
@@ -125,13 +124,16 @@ std::string ComparisonJson(const std::vector<ComparedRun>& rows) {
   nlohmann::json runs = nlohmann::json::array();
   bool same_makespan = true, same_idle = true;
   for (const Row& r : rows) {
-    const Metrics& m = r.metrics;
-    nlohmann::json j = {{"schedule", r.timeline.schedule.name}, {"P", r.timeline.problem.P},
-                        {"M", r.timeline.problem.M},           {"v", r.timeline.problem.v},
-                        {"costs", {{"F", r.timeline.problem.costs.f}, {"B", r.timeline.problem.costs.b}}},
-                        {"slots", m.makespan * r.timeline.problem.P}};
+    const Metrics& m = r.run.metrics;
+    const Problem& p = r.run.timeline.problem;
+    nlohmann::json j = {{"schedule", r.run.timeline.schedule.name},
+                        {"P", p.P},
+                        {"M", p.M},
+                        {"v", p.v},
+                        {"costs", {{"F", p.costs.f}, {"B", p.costs.b}}},
+                        {"slots", m.makespan * p.P}};
     if (!r.setting.empty()) j["with"] = r.setting;
-    io::AddMetricsJson(m, r.timeline.problem, j);  // every metric of the table
+    io::AddMetricsJson(m, p, j);  // every metric of the table
     nlohmann::json pred = nlohmann::json::object();
     // Each form under its metric's JSON key, its number in the metric's own
     // JSON form (bubble_ratio a double, as it is measured).
@@ -148,10 +150,10 @@ std::string ComparisonJson(const std::vector<ComparedRun>& rows) {
                                                  {"value", *r.prediction.peak_max}};
     j["predicted"] = pred;
     runs.push_back(j);
-    same_makespan = same_makespan && m.makespan == rows[0].metrics.makespan;
-    same_idle = same_idle && m.idle == rows[0].metrics.idle;
+    same_makespan = same_makespan && m.makespan == rows[0].run.metrics.makespan;
+    same_idle = same_idle && m.idle == rows[0].run.metrics.idle;
   }
-  const Problem& p = rows[0].timeline.problem;
+  const Problem& p = rows[0].run.timeline.problem;
   return io::DumpJson({{"runs", runs},
                    {"makespans_equal", same_makespan},
                    {"bubbles_equal", same_idle},
@@ -194,9 +196,10 @@ Result<std::vector<ComparedRun>> Compare(const std::vector<std::string>& schedul
     const std::string& name = names[i];
     Result<Timeline> t = Simulate(name, problems[i]);
     if (!t) return t.error();
-    ComparedRun row{std::move(*t), {}, {}, with[i]};
-    row.metrics = Measure(row.timeline);
-    if (with[i].empty()) row.prediction = Predict(name, row.timeline.problem);  // the forms assume the plain problem
+    std::string run_name = t->schedule.name;
+    ComparedRun row{Measured(std::move(run_name), std::move(*t)), {}, with[i]};
+    if (with[i].empty())
+      row.prediction = Predict(name, row.run.timeline.problem);  // the forms assume the plain problem
     rows.push_back(std::move(row));
   }
   return rows;

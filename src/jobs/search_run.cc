@@ -65,22 +65,23 @@ Result<SearchRun> RunSearch(const SearchRequest& request, std::function<void(con
   options->progress = std::move(progress);
   Result<SearchResult> r = Search(*problem, *options);
   if (!r) return r.error();
-  SearchRun run{std::move(*r), {}};
-  run.metrics = Measure(run.result.timeline);
-  return run;
+  std::string name = r->timeline.schedule.name;  // "search"
+  Run run = Measured(std::move(name), std::move(r->timeline));
+  return SearchRun{std::move(run), std::move(*r)};
 }
 
-double SearchGap(const SearchResult& r) {
-  const Tick m = r.timeline.makespan;
-  return m == 0 ? 0 : static_cast<double>(m - r.lower_bound) / static_cast<double>(m);
+double SearchGap(const SearchRun& run) {
+  const Tick m = run.run.timeline.makespan;
+  return m == 0 ? 0 : static_cast<double>(m - run.result.lower_bound) / static_cast<double>(m);
 }
 
-std::string SearchSummaryLine(const SearchResult& r) {
-  const Problem& p = r.timeline.problem;
+std::string SearchSummaryLine(const SearchRun& run) {
+  const SearchResult& r = run.result;
+  const Problem& p = run.run.timeline.problem;
   std::string s = "search  P=" + std::to_string(p.P) + " M=" + std::to_string(p.M) + " v=" + std::to_string(p.v) +
                   " comm=" + std::to_string(p.comm) + "\nbudget " + std::to_string(r.budget) + " " + r.budget_unit +
-                  "/device: makespan " + std::to_string(r.timeline.makespan) + "  lower bound " +
-                  std::to_string(r.lower_bound) + "  gap " + Percent(SearchGap(r)) +
+                  "/device: makespan " + std::to_string(run.run.timeline.makespan) + "  lower bound " +
+                  std::to_string(r.lower_bound) + "  gap " + Percent(SearchGap(run)) +
                   (r.optimal ? "  optimal" : "  not proven optimal") + "  (found by " + r.found_by + "; " +
                   std::to_string(r.evaluated) + " candidates in ";
   char buf[32];
@@ -99,9 +100,10 @@ std::string SearchSummaryLine(const SearchResult& r) {
 
 std::string SearchResultJson(const SearchRun& run) {
   const SearchResult& r = run.result;
-  nlohmann::json j = io::SimulationJson(r.timeline, run.metrics);
+  const Timeline& t = run.run.timeline;
+  nlohmann::json j = io::SimulationJson(t, run.run.metrics);
   j["lower_bound"] = r.lower_bound;
-  j["gap"] = SearchGap(r);
+  j["gap"] = SearchGap(run);
   j["optimal"] = r.optimal;
   j["found_by"] = r.found_by;
   j["validated"] = r.validated;
@@ -114,7 +116,7 @@ std::string SearchResultJson(const SearchRun& run) {
   j["fixed_schedules"] = seeds;
   j["fixed_schedules_not_tried"] = r.seeds_not_tried;
   if (r.zb_auto > 0) j["zb_auto_makespan"] = r.zb_auto;
-  if (r.timeline.problem.memory.enabled()) io::AddMemoryBytesJson(r.timeline, MeasureMemoryBytes(r.timeline), j);
+  if (t.problem.memory.enabled()) io::AddMemoryBytesJson(t, MeasureMemoryBytes(t), j);
   return io::DumpJson(j);
 }
 

@@ -1,5 +1,6 @@
 #include "ppsim/jobs/simulate_output.h"
 
+#include "ppsim/generators.h"
 #include "ppsim/io/atomic_file.h"
 #include "ppsim/io/chrome_trace.h"
 #include "ppsim/io/model_file.h"
@@ -7,32 +8,24 @@
 #include "ppsim/io/simulation_json.h"
 #include "ppsim/io/simulation_text.h"
 #include "ppsim/io/streamed_output.h"
-#include "ppsim/generators.h"
-#include "ppsim/metrics.h"
+#include "ppsim/run.h"
 #include "ppsim/simulate.h"
 
 namespace ppsim::jobs {
 namespace {
 
-struct Run {
-  const SimulateRequest& request;
-  const Timeline& timeline;
-  const Metrics& metrics;
-};
-
 // The summary, after the chart `render --format text` draws for "text".
-Result<std::string> SummaryText(const Run& r, bool chart) {
+Result<std::string> SummaryText(const SimulateRequest& request, const Run& r, bool chart) {
   std::string out;
   if (chart) {
-    Result<std::string> drawn =
-        render::RenderRunText(r.timeline.schedule.name, r.timeline, r.metrics, r.request.text);
+    Result<std::string> drawn = render::RenderRunText(r, request.text);
     if (!drawn) return drawn.error();
     out = *drawn + "\n";
   }
   // The summary fits the chart's width (80 columns unless told).
-  const int columns = r.request.text.columns > 0 ? r.request.text.columns : render::kDefaultTextColumns;
+  const int columns = request.text.columns > 0 ? request.text.columns : render::kDefaultTextColumns;
   out += io::SimulationSummary(r.timeline, r.metrics, columns);
-  if (r.request.critical_path) out += io::CriticalPathText(r.timeline);
+  if (request.critical_path) out += io::CriticalPathText(r.timeline);
   return out;
 }
 
@@ -43,28 +36,32 @@ Error WriteText(const std::string& path, const Result<std::string>& text) {
 struct FormatRow {
   SimulateFormat format;
   bool series;  // needs the activation step series
-  Error (*write)(const Run& r, const std::string& path);
+  Error (*write)(const SimulateRequest& request, const Run& r, const std::string& path);
 };
 
 const std::vector<FormatRow>& Rows() {
   static const std::vector<FormatRow> rows = {
       {{"summary", "the metrics, one line each; the default"},
        false,
-       [](const Run& r, const std::string& path) { return WriteText(path, SummaryText(r, false)); }},
+       [](const SimulateRequest& request, const Run& r, const std::string& path) {
+         return WriteText(path, SummaryText(request, r, false));
+       }},
       {{"text", "a terminal chart, then the summary"},
        true,
-       [](const Run& r, const std::string& path) { return WriteText(path, SummaryText(r, true)); }},
+       [](const SimulateRequest& request, const Run& r, const std::string& path) {
+         return WriteText(path, SummaryText(request, r, true));
+       }},
       {{"json", "one JSON object: parameters, metrics, activation series, ops"},
        true,
-       [](const Run& r, const std::string& path) {
+       [](const SimulateRequest& request, const Run& r, const std::string& path) {
          return io::WriteStreamed(path, [&](io::JsonOut& w) {
-           return io::WriteSimulationJson(w, r.timeline, r.metrics, r.request.critical_path);
+           return io::WriteSimulationJson(w, r.timeline, r.metrics, request.critical_path);
          });
        }},
       {{"trace", "a Chrome trace for chrome://tracing or Perfetto"},
        false,
-       [](const Run& r, const std::string& path) {
-         const io::ChromeTraceOptions trace{.tick_us = r.request.tick_us};
+       [](const SimulateRequest& request, const Run& r, const std::string& path) {
+         const io::ChromeTraceOptions trace{.tick_us = request.tick_us};
          return io::WriteStreamed(path, [&](io::JsonOut& w) { return io::WriteChromeTrace(w, r.timeline, trace); });
        }},
   };
@@ -116,8 +113,9 @@ Error WriteSimulation(const SimulateRequest& request, const std::string& path,
   if (before_writing) before_writing();
   if (!request.export_format.empty()) return WriteText(path, io::ExportSchedule(request.export_format, *timeline));
   // The step series only where they are printed (charts and json).
-  const Metrics metrics = Measure(*timeline, MeasureOptions{.series = row->series});
-  return row->write(Run{request, *timeline, metrics}, path);
+  const std::string name = timeline->schedule.name;
+  const Run run = Measured(name, std::move(*timeline), MeasureOptions{.series = row->series});
+  return row->write(request, run, path);
 }
 
 }  // namespace ppsim::jobs

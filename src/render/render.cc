@@ -55,7 +55,7 @@ namespace {
 Tick VideoTicksPerFrame(const LayoutInput& input, const RenderOptions& options) {
   if (!IsVideo(options.format)) return 1;
   Tick last = 0;
-  for (const RunInput& r : input.runs) last = std::max(last, r.timeline->makespan);
+  for (const RunInput& r : input.runs) last = std::max(last, r.run->timeline.makespan);
   return PaceFor(last, options.fps).ticks_per_frame;
 }
 
@@ -70,7 +70,7 @@ namespace {
 std::shared_ptr<const DisplayList> PhoneLayout(const LayoutInput& input, TextMeasurer& measurer) {
   LayoutInput in = input;
   int rows = 0;
-  for (const RunInput& r : input.runs) rows += std::min(r.timeline->problem.P, 16);
+  for (const RunInput& r : input.runs) rows += std::min(r.run->timeline.problem.P, 16);
   in.display_width = kPhoneDisplayWidth;
   in.width = 2 * kPhoneDisplayWidth;
   in.height = std::min(kMaxFramePx, 2 * (230 + 110 * static_cast<int>(input.runs.size()) + 14 * rows));

@@ -16,7 +16,7 @@ constexpr size_t kTextCounterexamples = 20;  // the text report lists this many;
 Result<CheckReport> CheckOnce(std::string_view text, const std::string& path, const std::vector<std::string>& set) {
   Result<Scene> scene = LoadSceneText(text, path, set);
   if (!scene) return scene.error();
-  Result<std::vector<RunResult>> runs = SimulateScene(*scene, MeasureOptions{.series = false});
+  Result<std::vector<Run>> runs = SimulateScene(*scene, MeasureOptions{.series = false});
   if (!runs) return runs.error();
   Result<std::vector<ClaimResult>> claims = CheckSceneClaims(*scene, *runs);
   if (!claims) return claims.error();

@@ -48,7 +48,7 @@ Result<Timeline> TraceRun(const SceneRun& run, TraceRuns& read) {
 
 }  // namespace
 
-Result<std::vector<RunResult>> SimulateScene(const Scene& scene, const MeasureOptions& measure) {
+Result<std::vector<Run>> SimulateScene(const Scene& scene, const MeasureOptions& measure) {
   // One model, one tick across the scene's runs (cost_scale.h).
   std::vector<std::string> schedules;
   std::vector<Problem> problems;
@@ -63,7 +63,7 @@ Result<std::vector<RunResult>> SimulateScene(const Scene& scene, const MeasureOp
     const SceneRun& run = scene.runs[failed];
     return e.With("run " + run.name).At(scene.path, run.pos.line);
   }
-  std::vector<RunResult> runs;
+  std::vector<Run> runs;
   runs.reserve(scene.runs.size());
   for (size_t i = 0; i < scene.runs.size(); ++i) {
     const SceneRun& run = scene.runs[i];
@@ -71,12 +71,7 @@ Result<std::vector<RunResult>> SimulateScene(const Scene& scene, const MeasureOp
                          : run.schedule == "search" ? SearchRun(run, problems[i])
                                                     : Simulate(run.schedule, problems[i]);
     if (!t.ok()) return t.error().With("run " + run.name).At(scene.path, run.pos.line);
-    RunResult r;
-    r.name = run.name;
-    r.caption = run.caption;
-    r.metrics = Measure(*t, measure);
-    r.timeline = std::move(*t);
-    runs.push_back(std::move(r));
+    runs.push_back(Measured(run.name, std::move(*t), measure));
   }
   return runs;
 }
@@ -99,12 +94,12 @@ Result<std::vector<ClaimResult>> CheckEach(const Scene& scene, CheckOne check) {
 
 }  // namespace
 
-Result<std::vector<ClaimResult>> CheckSceneClaims(const Scene& scene, const std::vector<RunResult>& runs) {
+Result<std::vector<ClaimResult>> CheckSceneClaims(const Scene& scene, const std::vector<Run>& runs) {
   return CheckEach(scene, [&](size_t i) { return CheckClaim(scene.claims[i].check, runs, scene.params); });
 }
 
 Result<std::vector<ClaimResult>> CheckSceneClaims(const Scene& scene, const std::vector<Claim>& parsed,
-                                                  const std::vector<RunResult>& runs) {
+                                                  const std::vector<Run>& runs) {
   return CheckEach(scene, [&](size_t i) { return CheckClaim(parsed[i], runs, scene.params); });
 }
 

@@ -176,9 +176,8 @@ Result<SweepResult> Sweep(std::string_view text, const std::string& path, const 
       }
       PointOutcome& out = outcomes[j];
       Error loaded = source->Reload(overrides_of(SweepPoint(axes, grid_index(j))), &scene);
-      Result<std::vector<RunResult>> runs = loaded.ok()
-                                                ? SimulateScene(scene, MeasureOptions{.series = false})
-                                                : Result<std::vector<RunResult>>(loaded);
+      Result<std::vector<Run>> runs =
+          loaded.ok() ? SimulateScene(scene, MeasureOptions{.series = false}) : Result<std::vector<Run>>(loaded);
       if (!runs.ok()) {
         out.skipped = true;
         out.skip_reason = runs.error().Text();

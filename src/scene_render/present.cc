@@ -8,7 +8,7 @@
 namespace ppsim::scene {
 namespace {
 
-Result<std::string> Fill(const std::string& tmpl, const std::vector<RunResult>& runs, const Scene& scene,
+Result<std::string> Fill(const std::string& tmpl, const std::vector<Run>& runs, const Scene& scene,
                          const std::string& what) {
   Result<std::string> s = FillTemplate(tmpl, runs, scene.params);
   if (!s) return s.error().With(what).At(scene.path);
@@ -16,17 +16,18 @@ Result<std::string> Fill(const std::string& tmpl, const std::vector<RunResult>& 
 }
 
 // The words of the scene, filled from its runs.
-Error FillWords(const Scene& scene, const std::vector<RunResult>& runs, render::LayoutInput* input) {
+Error FillWords(const Scene& scene, const std::vector<Run>& runs, render::LayoutInput* input) {
   for (auto [tmpl, dest, what] : {std::tuple{&scene.title, &input->title, "title"},
                                   std::tuple{&scene.subtitle, &input->subtitle, "subtitle"}}) {
     Result<std::string> s = Fill(*tmpl, runs, scene, what);
     if (!s) return s.error();
     *dest = *s;
   }
-  for (const RunResult& r : runs) {
-    Result<std::string> caption = Fill(r.caption, runs, scene, "run " + r.name + ": caption");
+  for (size_t i = 0; i < runs.size(); ++i) {
+    const Run& r = runs[i];
+    Result<std::string> caption = Fill(scene.runs[i].caption, runs, scene, "run " + r.name + ": caption");
     if (!caption) return caption.error();
-    input->runs.push_back({r.name, *caption, &r.timeline, &r.metrics});
+    input->runs.push_back({&r, *caption});
   }
   for (size_t i = 0; i < scene.closing.size(); ++i) {
     Result<std::string> line = Fill(scene.closing[i], runs, scene, "closing line " + std::to_string(i + 1));
@@ -36,10 +37,9 @@ Error FillWords(const Scene& scene, const std::vector<RunResult>& runs, render::
   return Error::Ok();
 }
 
-
 }  // namespace
 
-Result<render::LayoutInput> Present(const Scene& scene, const std::vector<RunResult>& runs) {
+Result<render::LayoutInput> Present(const Scene& scene, const std::vector<Run>& runs) {
   render::LayoutInput input;
   if (Error e = FillWords(scene, runs, &input); e.code != ErrorCode::kOk) return e;
   const render::RenderSettings& r = scene.render;  // checked when the scene was loaded

@@ -60,8 +60,7 @@ Error CommitAll(std::vector<io::OutputFile>& staged) {
 
 // Claims first: a picture of something false is never produced. kClaimFalse
 // when one is false, with one line per false claim into *false_claims.
-Error RefuseFalseClaims(const Scene& scene, const std::vector<RunResult>& runs,
-                        std::vector<std::string>* false_claims) {
+Error RefuseFalseClaims(const Scene& scene, const std::vector<Run>& runs, std::vector<std::string>* false_claims) {
   Result<std::vector<ClaimResult>> claims = CheckSceneClaims(scene, runs);
   if (!claims) return claims.error();
   if (AllHold(*claims)) return Error::Ok();
@@ -177,7 +176,7 @@ Result<SceneRenderReport> RenderScene(const std::string& scene_path, const std::
   for (const SceneRun& run : scene->runs) problems.push_back(run.problem);
   if (Error e = render::CheckRenderSize(problems); e.code != ErrorCode::kOk) return e;
   SceneRenderReport report;
-  Result<std::vector<RunResult>> runs = SimulateScene(*scene);
+  Result<std::vector<Run>> runs = SimulateScene(*scene);
   if (!runs) return runs.error();
   report.runs = std::move(*runs);
   if (Error e = RefuseFalseClaims(*scene, report.runs, false_claims); e.code != ErrorCode::kOk) return e;
@@ -209,7 +208,7 @@ std::string SceneRenderJson(const SceneRenderReport& report) {
     outputs.push_back(out);
   }
   nlohmann::json runs = nlohmann::json::array();
-  for (const RunResult& r : report.runs) {
+  for (const Run& r : report.runs) {
     nlohmann::json run = {{"name", r.name}};
     io::AddMetricsJson(r.metrics, r.timeline.problem, run);  // every metric of the table, as simulate --json
     runs.push_back(std::move(run));

@@ -10,18 +10,14 @@
 namespace ppsim {
 namespace {
 
-RunResult MakeRun(const char* name, const char* schedule, int P, int M, Tick comm = 0) {
+Run MakeRun(const char* name, const char* schedule, int P, int M, Tick comm = 0) {
   Problem p;
   p.P = P;
   p.M = M;
   p.comm = comm;
   Result<Timeline> t = Simulate(schedule, p);
   EXPECT_TRUE(t.ok()) << t.error().message;
-  RunResult r;
-  r.name = name;
-  r.metrics = Measure(*t);
-  r.timeline = std::move(*t);
-  return r;
+  return Measured(name, std::move(*t));
 }
 
 class ClaimsTest : public ::testing::Test {
@@ -46,7 +42,7 @@ class ClaimsTest : public ::testing::Test {
     EXPECT_EQ(c.error().Text(), "column " + std::to_string(column) + ": " + c.error().message);
     return {column, c.error().message};
   }
-  std::vector<RunResult> runs_;
+  std::vector<ppsim::Run> runs_;
   Params params_;
 };
 
@@ -165,7 +161,7 @@ TEST_F(ClaimsTest, QuotedAndDigitLeadingRunNames) {
 }
 
 // Number of ops completed by tick t, counted the slow way.
-std::int64_t DoneBy(const RunResult& r, Tick t) {
+std::int64_t DoneBy(const Run& r, Tick t) {
   std::int64_t n = 0;
   for (const PlacedOp& op : r.timeline.Ops()) n += op.end <= t;
   return n;
@@ -173,7 +169,7 @@ std::int64_t DoneBy(const RunResult& r, Tick t) {
 
 TEST(Divergence, IsTheFirstTickWhereCompletedOpCountsDiffer) {
   for (Tick comm : {0, 1, 3}) {
-    const RunResult a = MakeRun("GPipe", "gpipe", 4, 6, comm), b = MakeRun("1F1B", "1f1b", 4, 6, comm);
+    const ppsim::Run a = MakeRun("GPipe", "gpipe", 4, 6, comm), b = MakeRun("1F1B", "1f1b", 4, 6, comm);
     const std::optional<Divergence> d = FirstDivergence(a, b);
     ASSERT_TRUE(d.has_value());
     Tick first = 0;
@@ -185,12 +181,12 @@ TEST(Divergence, IsTheFirstTickWhereCompletedOpCountsDiffer) {
     EXPECT_EQ(d->behind_done, std::min(DoneBy(a, first), DoneBy(b, first)));
   }
   // Identical timelines never diverge.
-  const RunResult a = MakeRun("A", "1f1b", 3, 5), b = MakeRun("B", "1f1b", 3, 5);
+  const ppsim::Run a = MakeRun("A", "1f1b", 3, 5), b = MakeRun("B", "1f1b", 3, 5);
   EXPECT_FALSE(FirstDivergence(a, b).has_value());
 }
 
 TEST(Divergence, AFalseComparisonOfTwoRunsReportsIt) {
-  std::vector<RunResult> runs{MakeRun("GPipe", "gpipe", 4, 6, 1), MakeRun("1F1B", "1f1b", 4, 6, 1)};
+  std::vector<ppsim::Run> runs{MakeRun("GPipe", "gpipe", 4, 6, 1), MakeRun("1F1B", "1f1b", 4, 6, 1)};
   Result<ClaimResult> r = CheckClaim("makespan(GPipe) == makespan(1F1B)", runs, ProblemParams(runs[0].timeline.problem));
   ASSERT_TRUE(r.ok());
   EXPECT_FALSE(r->holds);

@@ -113,15 +113,11 @@ TEST(CostScale, OverflowingScaleIsRefused) {
 }
 
 // peak() counts whole-stage sets, exactly; peak_sets() the raw chunk sets.
-RunResult Simulated(const std::string& name, const std::string& schedule, Problem p) {
-  RunResult r;
-  r.name = name;
-  r.timeline = *Simulate(schedule, p);
-  r.metrics = Measure(r.timeline);
-  return r;
+ppsim::Run Simulated(const std::string& name, const std::string& schedule, Problem p) {
+  return Measured(name, *Simulate(schedule, p));
 }
 
-Rational Eval(const std::string& expr, const std::vector<RunResult>& runs) {
+Rational Eval(const std::string& expr, const std::vector<ppsim::Run>& runs) {
   Result<Claim> c = ParseExpression(expr);
   EXPECT_TRUE(c.ok()) << expr;
   Result<Evaluation> e = Evaluate(*c, runs, {});
@@ -132,8 +128,8 @@ Rational Eval(const std::string& expr, const std::vector<RunResult>& runs) {
 TEST(PeakClaims, StageSetsAreExactRationals) {
   Problem p = Pm(4, 8);
   p.v = 2;
-  std::vector<RunResult> runs{Simulated("I", "interleaved", p), Simulated("Z", "zbv", Pm(4, 8)),
-                              Simulated("D", "dualpipe", Pm(4, 8)), Simulated("A", "1f1b", Pm(4, 8))};
+  std::vector<ppsim::Run> runs{Simulated("I", "interleaved", p), Simulated("Z", "zbv", Pm(4, 8)),
+                               Simulated("D", "dualpipe", Pm(4, 8)), Simulated("A", "1f1b", Pm(4, 8))};
   EXPECT_EQ(Eval("peak_sets(I)", runs), Rational(runs[0].metrics.activations.peak));
   EXPECT_EQ(Eval("peak(I)", runs), *Rational::Of(runs[0].metrics.activations.peak, 2));
   EXPECT_EQ(Eval("peak_sets(I)", runs), 28);

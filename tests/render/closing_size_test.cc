@@ -16,7 +16,7 @@ namespace {
 TEST(ClosingSize, AtLeastOneAndAHalfTimesTheLabels) {
   Result<scene::Scene> scene = scene::LoadScene(std::string(PPSIM_SOURCE_DIR) + "/examples/zb_vs_1f1b.toml");
   ASSERT_TRUE(scene.ok()) << scene.error().message;
-  Result<std::vector<RunResult>> runs = scene::SimulateScene(*scene);
+  Result<std::vector<ppsim::Run>> runs = scene::SimulateScene(*scene);
   ASSERT_TRUE(runs.ok()) << runs.error().message;
   for (auto [w, h, view] : {std::tuple{1520, 1000, 760}, std::tuple{1920, 1080, 0}, std::tuple{1280, 720, 0}}) {
     Result<LayoutInput> input = scene::Present(*scene, *runs);

@@ -44,16 +44,14 @@ struct CommScene {
     p.comms.latency = 1;
     Result<Timeline> t = Simulate("interleaved", p);
     EXPECT_TRUE(t.ok()) << (t.ok() ? "" : t.error().message);
-    timeline = std::move(*t);
-    metrics = Measure(timeline);
+    run = Measured("eager", std::move(*t));
     input.title = "comm lanes";
-    input.runs.push_back({"eager", "", &timeline, &metrics});
+    input.runs.push_back({&run});
     input.width = width;
     input.height = height;
     input.display_width = display;
   }
-  Timeline timeline;
-  Metrics metrics;
+  Run run;
   LayoutInput input;
 };
 
@@ -76,7 +74,7 @@ std::map<int, std::pair<double, double>> ComputeRows(const DisplayList& list) {
 
 TEST(CommLanes, EachTransferSpansItsPostToItsCompletionOnBothLanes) {
   CommScene s;
-  ASSERT_NE(s.timeline.comms, nullptr);
+  ASSERT_NE(s.run.timeline.comms, nullptr);
   auto m = NewMeasurer();
   Result<DisplayList> list = Layout(s.input, *m);
   ASSERT_TRUE(list.ok()) << list.error().message;
@@ -91,7 +89,7 @@ TEST(CommLanes, EachTransferSpansItsPostToItsCompletionOnBothLanes) {
   const std::vector<Item> sides = Of(*list, Role::kTransfer), links = Of(*list, Role::kTransferLink);
   size_t expected_sides = 0, expected_links = 0, checked_x = 0;
   std::map<int, std::set<std::pair<double, double>>> send_band, recv_band;  // per device: [top, bottom)
-  for (const Transfer& x : s.timeline.comms->transfers) {
+  for (const Transfer& x : s.run.timeline.comms->transfers) {
     for (const char side : {'S', 'R'}) {
       const int d = side == 'S' ? x.src : x.dst;
       const Tick post = side == 'S' ? x.send_post : x.recv_post;
@@ -132,7 +130,7 @@ TEST(CommLanes, EachTransferSpansItsPostToItsCompletionOnBothLanes) {
   EXPECT_EQ(links.size(), expected_links);
   EXPECT_GT(expected_sides, 40u);
   EXPECT_GT(checked_x, 10u);
-  const Tick latency = s.timeline.problem.comms.latency;  // in ticks, as the run scaled it
+  const Tick latency = s.run.timeline.problem.comms.latency;  // in ticks, as the run scaled it
   ASSERT_GT(latency, 0);
   for (const Item& l : links) {  // the link time: the latency (no size term), on the link's colour
     EXPECT_EQ(l.tick1 - l.tick0, latency);
@@ -150,7 +148,7 @@ TEST(CommLanes, WaitsAreMarkedWhereTheComputeRowIsIdle) {
   Tick marked = 0;
   for (const Item& w : marks) marked += w.tick1 - w.tick0;
   Tick exposed = 0;
-  for (const DeviceComm& d : s.timeline.comms->devices) exposed += d.exposed;
+  for (const DeviceComm& d : s.run.timeline.comms->devices) exposed += d.exposed;
   EXPECT_GT(exposed, 0);
   EXPECT_EQ(marked, exposed);  // the run's exposed communication, tick for tick
   for (const Item& w : marks) {
@@ -223,7 +221,7 @@ TEST(CommLanes, LegibleAt760AndAtAPhonesWidth) {
 
 TEST(CommLanes, NoneWithoutComms) {
   CommScene s(CommOrder::kNone);
-  EXPECT_EQ(s.timeline.comms, nullptr);
+  EXPECT_EQ(s.run.timeline.comms, nullptr);
   auto m = NewMeasurer();
   Result<DisplayList> list = Layout(s.input, *m);
   ASSERT_TRUE(list.ok()) << list.error().message;

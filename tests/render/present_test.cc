@@ -15,7 +15,7 @@ const std::string kExample = std::string(PPSIM_SOURCE_DIR) + "/examples/gpipe_vs
 TEST(Present, TheExamplesWordsAreFilledFromItsRuns) {
   Result<scene::Scene> scene = scene::LoadScene(kExample);
   ASSERT_TRUE(scene.ok()) << scene.error().message;
-  Result<std::vector<RunResult>> runs = scene::SimulateScene(*scene);
+  Result<std::vector<ppsim::Run>> runs = scene::SimulateScene(*scene);
   ASSERT_TRUE(runs.ok()) << runs.error().message;
   Result<render::LayoutInput> input = scene::Present(*scene, *runs);
   ASSERT_TRUE(input.ok()) << input.error().message;
@@ -23,9 +23,9 @@ TEST(Present, TheExamplesWordsAreFilledFromItsRuns) {
   EXPECT_EQ(input->subtitle, "4 stages · 6 microbatches · one cell = one cycle");
   ASSERT_EQ(input->runs.size(), 2u);
   EXPECT_EQ(input->runs[0].caption, "GPipe — all forwards, then all backwards");
-  EXPECT_EQ(input->runs[1].name, "1F1B");
-  EXPECT_EQ(input->runs[1].timeline, &(*runs)[1].timeline);  // the run's own result, not a copy
-  EXPECT_EQ(input->runs[1].metrics->activations.peak, 9);
+  EXPECT_EQ(input->runs[1].run, &(*runs)[1]);  // the run itself, not a copy
+  EXPECT_EQ(input->runs[1].run->name, "1F1B");
+  EXPECT_EQ(input->runs[1].metrics().activations.peak, 9);
   EXPECT_EQ(input->closing, (std::vector<std::string>{
                                 "same finish: 18 cycles · same bubble: 24 idle stage-slots",
                                 "activations held at the peak: GPipe 23 · 1F1B 9"}));
@@ -43,7 +43,7 @@ TEST(Present, TheRenderTableSetsTheFrame) {
       "[render]\nsize = \"1280x720\"\ndisplay_width = 640\ngauge = \"device\"\n",
       "s.toml");
   ASSERT_TRUE(scene.ok()) << scene.error().message;
-  Result<std::vector<RunResult>> runs = scene::SimulateScene(*scene);
+  Result<std::vector<ppsim::Run>> runs = scene::SimulateScene(*scene);
   ASSERT_TRUE(runs.ok()) << runs.error().message;
   Result<render::LayoutInput> input = scene::Present(*scene, *runs);
   ASSERT_TRUE(input.ok()) << input.error().message;
@@ -60,7 +60,7 @@ TEST(Present, ATemplateThatCannotBeFilledNamesWhere) {
       "[closing]\nlines = [\"ok\", \"{makespan(A) / comm}\"]\n",
       "s.toml");
   ASSERT_TRUE(scene.ok()) << scene.error().message;
-  Result<std::vector<RunResult>> runs = scene::SimulateScene(*scene);
+  Result<std::vector<ppsim::Run>> runs = scene::SimulateScene(*scene);
   ASSERT_TRUE(runs.ok()) << runs.error().message;
   Result<render::LayoutInput> input = scene::Present(*scene, *runs);
   ASSERT_FALSE(input.ok());

@@ -9,9 +9,9 @@
 #include <utility>
 #include <vector>
 
-#include "ppsim/metrics.h"
 #include "ppsim/render/layout.h"
 #include "render/pango_measurer.h"
+#include "ppsim/run.h"
 #include "ppsim/simulate.h"
 
 namespace ppsim::render::testing {
@@ -25,8 +25,7 @@ struct RunSpec {
 class Fixture {
  public:
   Fixture(const std::vector<RunSpec>& runs, int P, int M, int width = 1920, int height = 1080) {
-    timelines_.reserve(runs.size());
-    metrics_.reserve(runs.size());
+    runs_.reserve(runs.size());
     for (const RunSpec& spec : runs) {
       Problem p;
       p.P = P;
@@ -34,13 +33,10 @@ class Fixture {
       p.v = spec.v;
       Result<Timeline> t = Simulate(spec.schedule, p);
       EXPECT_TRUE(t.ok()) << (t.ok() ? "" : t.error().message);
-      timelines_.push_back(std::move(*t));
-      metrics_.push_back(Measure(timelines_.back()));
+      runs_.push_back(Measured(spec.name, std::move(*t)));
     }
     input.title = "test scene";
-    for (size_t i = 0; i < runs.size(); ++i) {
-      input.runs.push_back({runs[i].name, runs[i].name + " caption", &timelines_[i], &metrics_[i]});
-    }
+    for (const Run& run : runs_) input.runs.push_back({&run, run.name + " caption"});
     input.closing = {"closing line one", "closing line two"};
     // The tests of this folder were written for the cluster gauge;
     // fullest_gauge_test.cc tests the default, the fullest device's.
@@ -48,13 +44,12 @@ class Fixture {
     input.width = width;
     input.height = height;
   }
-  const Timeline& timeline(int i) const { return timelines_[i]; }
-  const Metrics& metrics(int i) const { return metrics_[i]; }
+  const Timeline& timeline(int i) const { return runs_[i].timeline; }
+  const Metrics& metrics(int i) const { return runs_[i].metrics; }
   LayoutInput input;
 
  private:
-  std::vector<Timeline> timelines_;
-  std::vector<Metrics> metrics_;
+  std::vector<Run> runs_;
 };
 
 inline std::unique_ptr<TextMeasurer> NewMeasurer() {

@@ -16,7 +16,7 @@ namespace {
 DisplayList LaidOut(const std::string& scene_text) {
   Result<scene::Scene> scene = scene::LoadSceneText(scene_text, "s.toml");
   EXPECT_TRUE(scene.ok()) << scene.error().message;
-  Result<std::vector<RunResult>> runs = scene::SimulateScene(*scene);
+  Result<std::vector<ppsim::Run>> runs = scene::SimulateScene(*scene);
   EXPECT_TRUE(runs.ok()) << runs.error().message;
   Result<LayoutInput> input = scene::Present(*scene, *runs);
   EXPECT_TRUE(input.ok()) << input.error().message;

@@ -17,7 +17,7 @@ const std::string kExample = std::string(PPSIM_SOURCE_DIR) + "/examples/gpipe_vs
 TEST(SimulateScene, GpipeAndOneFOneBFinishTogetherAndHoldDifferently) {
   Result<scene::Scene> scene = scene::LoadScene(kExample);
   ASSERT_TRUE(scene.ok()) << scene.error().message;
-  Result<std::vector<RunResult>> runs = scene::SimulateScene(*scene);
+  Result<std::vector<ppsim::Run>> runs = scene::SimulateScene(*scene);
   ASSERT_TRUE(runs.ok()) << runs.error().message;
   ASSERT_EQ(runs->size(), 2u);
   const Metrics& gpipe = (*runs)[0].metrics;
@@ -38,16 +38,16 @@ TEST(SimulateScene, GpipeAndOneFOneBFinishTogetherAndHoldDifferently) {
 TEST(SimulateScene, SetValuesReachEveryRun) {
   Result<scene::Scene> scene = scene::LoadScene(kExample, {"P=8", "M=16"});
   ASSERT_TRUE(scene.ok()) << scene.error().message;
-  Result<std::vector<RunResult>> runs = scene::SimulateScene(*scene);
+  Result<std::vector<ppsim::Run>> runs = scene::SimulateScene(*scene);
   ASSERT_TRUE(runs.ok()) << runs.error().message;
-  for (const RunResult& r : *runs) EXPECT_EQ(r.metrics.makespan, 2 * (16 + 8 - 1)) << r.name;
+  for (const ppsim::Run& r : *runs) EXPECT_EQ(r.metrics.makespan, 2 * (16 + 8 - 1)) << r.name;
 }
 
 TEST(CheckSceneClaims, AFalseClaimIsAResultWithItsValuesNotAnError) {
   // With one microbatch, 1F1B holds as much as GPipe: "peak(GPipe) > peak(1F1B)" fails.
   Result<scene::Scene> scene = scene::LoadScene(kExample, {"M=1"});
   ASSERT_TRUE(scene.ok()) << scene.error().message;
-  Result<std::vector<RunResult>> runs = scene::SimulateScene(*scene);
+  Result<std::vector<ppsim::Run>> runs = scene::SimulateScene(*scene);
   ASSERT_TRUE(runs.ok()) << runs.error().message;
   Result<std::vector<ClaimResult>> claims = scene::CheckSceneClaims(*scene, *runs);
   ASSERT_TRUE(claims.ok()) << claims.error().message;

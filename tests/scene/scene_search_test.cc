@@ -12,7 +12,7 @@ namespace {
 TEST(SceneSearch, ExampleClaimsHold) {
   Result<scene::Scene> scene = scene::LoadScene(std::string(PPSIM_SOURCE_DIR) + "/examples/search.toml");
   ASSERT_TRUE(scene.ok()) << scene.error().Text();
-  Result<std::vector<RunResult>> runs = scene::SimulateScene(*scene);
+  Result<std::vector<ppsim::Run>> runs = scene::SimulateScene(*scene);
   ASSERT_TRUE(runs.ok()) << runs.error().Text();
   Result<std::vector<ClaimResult>> claims = scene::CheckSceneClaims(*scene, *runs);
   ASSERT_TRUE(claims.ok()) << claims.error().Text();

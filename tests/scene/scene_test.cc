@@ -48,7 +48,7 @@ TEST(Scene, LoadsTheExample) {
   EXPECT_EQ(s->claims[2].pos.column, 10);  // check = "|peak...
   ASSERT_EQ(s->closing.size(), 2u);
 
-  Result<std::vector<RunResult>> runs = scene::SimulateScene(*s);
+  Result<std::vector<ppsim::Run>> runs = scene::SimulateScene(*s);
   ASSERT_TRUE(runs.ok()) << runs.error().Text();
   Result<std::vector<ClaimResult>> claims = scene::CheckSceneClaims(*s, *runs);
   ASSERT_TRUE(claims.ok());
@@ -144,7 +144,7 @@ TEST(Scene, ARunThatCannotBeSimulatedNamesItsLine) {
   Result<scene::Scene> s = scene::LoadSceneText("P = 2\nM = 6\n[[run]]\nname = \"I\"\nschedule = \"interleaved\"\nchunks = 2\nM = 5\n",
                                   "s.toml");
   ASSERT_TRUE(s.ok()) << s.error().Text();
-  Result<std::vector<RunResult>> runs = scene::SimulateScene(*s);
+  Result<std::vector<ppsim::Run>> runs = scene::SimulateScene(*s);
   ASSERT_FALSE(runs.ok());
   EXPECT_EQ(runs.error().code, ErrorCode::kPrecondition);
   EXPECT_EQ(runs.error().Text().rfind("s.toml:3: run I: ", 0), 0u) << runs.error().Text();

@@ -63,10 +63,9 @@ int Run(const SearchCliOptions& o) {
   if (!o.model.empty()) return RunSplit(o);
   Result<jobs::SearchRun> run = jobs::RunSearch(o.request, &PrintProgress);
   if (!run) return Report(run.error());
-  const SearchResult& r = run->result;
   std::string out;
   if (!o.export_format.empty()) {
-    Result<std::string> exported = io::ExportSchedule(o.export_format, r.timeline);
+    Result<std::string> exported = io::ExportSchedule(o.export_format, run->run.timeline);
     if (!exported) return Report(exported.error());
     out = std::move(*exported);
   } else if (o.json) {

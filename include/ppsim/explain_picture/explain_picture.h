@@ -13,20 +13,19 @@
 
 #include "ppsim/error.h"
 #include "ppsim/jobs/explain.h"
-#include "ppsim/metrics.h"
 #include "ppsim/render/layout.h"
 #include "ppsim/render/output_format.h"
+#include "ppsim/run.h"
 
 namespace ppsim::explain_picture {
 
-// What the layout draws, and the metrics its runs point to.
+// What the layout draws, and the runs it points to.
 struct Picture {
-  std::vector<Metrics> metrics;  // measured, ideal
+  std::vector<Run> runs;  // "Measured", "Ideal": the report's two timelines, measured
   render::LayoutInput input;
 };
 
-// REQUIRES: report.runs (a trace of PP: ranges, not of parts) outlives the
-// result. kUsage for a trace of parts, which has no runs to draw.
+// kUsage for a trace of parts (no PP: ranges), which has no runs to draw.
 Result<Picture> PictureOf(const jobs::ExplainReport& report);
 
 // Draws the picture into every path (each .svg, .png or .html by its

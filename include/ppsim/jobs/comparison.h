@@ -8,15 +8,13 @@
 
 #include "ppsim/closed_forms.h"
 #include "ppsim/error.h"
-#include "ppsim/metrics.h"
 #include "ppsim/problem.h"
-#include "ppsim/timeline.h"
+#include "ppsim/run.h"
 
 namespace ppsim::jobs {
 
 struct ComparedRun {
-  Timeline timeline;
-  Metrics metrics;
+  Run run;                // named after its schedule (Timeline::schedule.name)
   Prediction prediction;  // the closed forms that apply to this run (none with a setting)
   std::string setting;    // "" or the problem key set for this run only: "recompute=full"
 };

@@ -9,8 +9,8 @@
 #include <string>
 
 #include "ppsim/error.h"
-#include "ppsim/metrics.h"
 #include "ppsim/io/problem_options.h"
+#include "ppsim/run.h"
 #include "ppsim/search.h"
 
 namespace ppsim::jobs {
@@ -24,9 +24,12 @@ struct SearchRequest {
   std::string seed = "1";          // 0 .. 2^31-1
 };
 
+// The best schedule found, as a run (named "search", measured), and what
+// the search found out about it: its bound, who found it, the fixed
+// schedules tried. result.timeline is moved into run.timeline (empty here).
 struct SearchRun {
+  Run run;
   SearchResult result;
-  Metrics metrics;  // of result.timeline
 };
 
 // Checks the request (kInvalidValue naming the flag, kPrecondition for a
@@ -36,12 +39,12 @@ Result<SearchRun> RunSearch(const SearchRequest& request,
                             std::function<void(const SearchProgress&)> progress = nullptr);
 
 // (makespan - lower bound) / makespan; 0 for an empty timeline.
-double SearchGap(const SearchResult& result);
+double SearchGap(const SearchRun& run);
 
 // The two lines `ppsim search` prints under its chart (each ends in "\n"):
 // the problem; then the budget, makespan, lower bound, gap, who found it,
 // and the best fixed schedule.
-std::string SearchSummaryLine(const SearchResult& result);
+std::string SearchSummaryLine(const SearchRun& run);
 
 // The `ppsim search --json` object, one line without its newline: simulate's JSON plus lower_bound, gap,
 // optimal, found_by, evaluated, seconds, budget, fixed_schedules,

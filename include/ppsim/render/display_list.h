@@ -159,12 +159,13 @@ struct Item {
 // kCluster is, from that series.
 enum class GaugeMode : std::uint8_t { kCluster, kDevice, kFullest };
 
-// One run of the list, as the page's table and the terminal show it: its
-// names, the problem it ran and its result — the run's own Metrics, so that
-// a painter reads every number from the one place it is measured in (and
-// prints it through the metric table, metric_table.h).
+// One run of the list, as the page's table and the terminal show it: what
+// the list keeps of a Run (run.h) once its ops are laid out — its names, the
+// problem it ran and the run's own Metrics, so that a painter reads every
+// number from the one place it is measured in (and prints it through the
+// metric table, metric_table.h).
 struct RunSummary {
-  std::string name;
+  std::string name;     // Run::name
   std::string caption;  // the scene's, else the name
   Problem problem;      // P, M, v and the costs, as run
   Metrics metrics;

@@ -18,6 +18,7 @@
 #include "ppsim/metrics.h"
 #include "ppsim/render/display_list.h"
 #include "ppsim/render/text_metrics.h"
+#include "ppsim/run.h"
 #include "ppsim/timeline.h"
 
 namespace ppsim::render {
@@ -33,12 +34,17 @@ struct RunMark {
   std::string text;
 };
 
+// One run as a chart draws it: the run (its name, timeline and metrics) and
+// what the picture adds to it.
 struct RunInput {
-  std::string name;
-  std::string caption;          // "" = the name
-  const Timeline* timeline = nullptr;  // REQUIRES: non-null, outlives the call
-  const Metrics* metrics = nullptr;    // REQUIRES: Measure(*timeline)
-  std::vector<RunMark> marks = {};     // drawn over the run's rows (Role::kMark)
+  const Run* run = nullptr;         // REQUIRES: non-null, outlives the call
+  std::string caption = {};         // "" = run->name
+  std::vector<RunMark> marks = {};  // drawn over the run's rows (Role::kMark)
+  // Set by the layout, not by callers: the metrics the chart shows where
+  // they differ from the run's (the fullest device's gauge series, with its
+  // peak; GaugeMode::kFullest). null = run->metrics.
+  const Metrics* shown = nullptr;
+  const Metrics& metrics() const { return shown != nullptr ? *shown : run->metrics; }
 };
 
 struct LayoutInput {

@@ -8,11 +8,10 @@
 #include <string>
 
 #include "ppsim/error.h"
-#include "ppsim/metrics.h"
 #include "ppsim/render/display_list.h"
 #include "ppsim/render_limits.h"
+#include "ppsim/run.h"
 #include "ppsim/render/layout.h"
-#include "ppsim/timeline.h"
 
 namespace ppsim::render {
 
@@ -45,9 +44,8 @@ Result<DisplayList> LayOutText(const LayoutInput& input);
 Result<std::string> RenderText(const LayoutInput& input, const TextOptions& options);
 
 // One run, captioned with its name: the chart `simulate --format text` and
-// `search` print above their summary. REQUIRES: Measure(timeline) with
-// series gave `metrics`.
-Result<std::string> RenderRunText(const std::string& name, const Timeline& timeline, const Metrics& metrics,
-                                  const TextOptions& options);
+// `search` print above their summary. REQUIRES: run.metrics measured with
+// the series.
+Result<std::string> RenderRunText(const Run& run, const TextOptions& options);
 
 }  // namespace ppsim::render

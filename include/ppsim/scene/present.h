@@ -14,10 +14,11 @@
 
 namespace ppsim::scene {
 
-// REQUIRES: `runs` is SimulateScene(scene) and outlives the result (its
-// RunInputs point into them). Errors: a template that cannot be filled (a
+// REQUIRES: `runs` is SimulateScene(scene) (run i is scene.runs[i], whose
+// caption template is filled) and outlives the result (its RunInputs point
+// into them). Errors: a template that cannot be filled (a
 // division by zero, ...), "FILE: title: ...", "FILE: run NAME: caption: ...",
 // "FILE: closing line N: ...".
-Result<render::LayoutInput> Present(const Scene& scene, const std::vector<RunResult>& runs);
+Result<render::LayoutInput> Present(const Scene& scene, const std::vector<Run>& runs);
 
 }  // namespace ppsim::scene

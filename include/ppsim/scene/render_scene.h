@@ -50,7 +50,7 @@ struct RenderedOutput {
 
 struct SceneRenderReport {
   std::vector<RenderedOutput> outputs;
-  std::vector<RunResult> runs;
+  std::vector<Run> runs;
   std::vector<std::string> closing;  // the closing lines, filled from the runs
 };
 

@@ -16,7 +16,7 @@
 // Typical use (what `ppsim check` and `ppsim render` do):
 //
 //   Result<Scene> scene = LoadScene(path, {"P=8", "M=16"});   // --set values
-//   Result<std::vector<RunResult>> runs = SimulateScene(*scene);
+//   Result<std::vector<Run>> runs = SimulateScene(*scene);
 //   Result<std::vector<ClaimResult>> claims = CheckSceneClaims(*scene, *runs);
 //   if (!AllHold(*claims)) -> refuse (ErrorCode::kClaimFalse, claims[i].Explain())
 //   Result<std::string> line = FillTemplate(scene->closing[0], *runs, scene->params);
@@ -133,15 +133,15 @@ class SceneSource {
 // Simulates and measures every run, in order. Errors (a schedule's
 // precondition, a deadlock, ...) are prefixed "FILE:LINE: run NAME: ".
 // Claims read no time series: checks pass `measure.series = false`.
-Result<std::vector<RunResult>> SimulateScene(const Scene& scene, const MeasureOptions& measure = {});
+Result<std::vector<Run>> SimulateScene(const Scene& scene, const MeasureOptions& measure = {});
 
 // Every claim of the scene against `runs` (from SimulateScene). A false claim
 // is not an error (see ClaimResult::holds / AllHold); errors such as a
 // division by zero say "FILE:LINE:COL: claim: ...".
-Result<std::vector<ClaimResult>> CheckSceneClaims(const Scene& scene, const std::vector<RunResult>& runs);
+Result<std::vector<ClaimResult>> CheckSceneClaims(const Scene& scene, const std::vector<Run>& runs);
 // The same with the claims parsed beforehand: parsed[i] is
 // ParseClaim(scene.claims[i].check) (a sweep parses them once).
 Result<std::vector<ClaimResult>> CheckSceneClaims(const Scene& scene, const std::vector<Claim>& parsed,
-                                                  const std::vector<RunResult>& runs);
+                                                  const std::vector<Run>& runs);
 
 }  // namespace ppsim::scene

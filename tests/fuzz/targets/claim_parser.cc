@@ -10,15 +10,13 @@ namespace ppsim::fuzz {
 namespace {
 
 // Two runs a claim can name (A: GPipe, B: 1F1B at P=4, M=6) and parameters.
-const std::vector<RunResult>& Runs() {
-  static const std::vector<RunResult> runs = [] {
-    std::vector<RunResult> r;
+const std::vector<Run>& Runs() {
+  static const std::vector<Run> runs = [] {
+    std::vector<Run> r;
     for (auto [name, schedule] : {std::pair{"A", "gpipe"}, std::pair{"B", "1f1b"}}) {
       Problem p;
       Result<Timeline> t = Simulate(schedule, p);
-      RunResult run{name, "", std::move(*t), {}};
-      run.metrics = Measure(run.timeline);
-      r.push_back(std::move(run));
+      r.push_back(Measured(name, std::move(*t)));
     }
     return r;
   }();

@@ -12,7 +12,7 @@ int SceneLoader(const std::uint8_t* data, std::size_t size) {
   if (!scene) return 0;
   for (const scene::SceneRun& run : scene->runs)
     if (!Small(run.problem)) return 0;
-  Result<std::vector<RunResult>> runs = scene::SimulateScene(*scene);
+  Result<std::vector<ppsim::Run>> runs = scene::SimulateScene(*scene);
   if (runs) (void)scene::CheckSceneClaims(*scene, *runs);
   return 0;
 }
