@@ -12,6 +12,7 @@
 #include "errors.h"
 #include "ppsim/explain_picture/explain_picture.h"
 #include "ppsim/jobs/explain.h"
+#include "ppsim/render/output_format.h"
 
 namespace ppsim::py {
 namespace {
@@ -35,7 +36,8 @@ pyb::object Explain(const pyb::object& paths, const pyb::object& step, const pyb
   const std::vector<std::string> pictures = output.is_none() ? std::vector<std::string>{} : Paths(output);
   for (const std::string& p : pictures)
     if (!jobs::IsExplainPicture(p))
-      throw PyError{Error::Field(ErrorCode::kUsage, "output", ": " + p + " is no picture (.svg, .png or .html)")};
+      throw PyError{
+          Error::Field(ErrorCode::kUsage, "output", ": " + p + " is no picture (" + render::StillPictures() + ")")};
   jobs::ExplainOptions o;
   if (!step.is_none()) {
     if (!pyb::isinstance<pyb::int_>(step) || step.cast<long long>() < 0)
@@ -59,12 +61,14 @@ pyb::object Explain(const pyb::object& paths, const pyb::object& step, const pyb
 }  // namespace
 
 void BindExplain(pyb::module_& m) {
+  static const std::string doc =
+      "Where a measured pipeline-parallel step's time went: `ppsim explain --json` of the PyTorch profiler "
+      "traces in `paths` (a file or folder, or a list of them; one trace per rank), as a dict "
+      "(docs/explain.md); with `output` (a path or a list: " +
+      render::StillPictures() + ") the measured run is drawn above its ideal there too.";
   m.def("explain", &Explain, pyb::arg("paths"), pyb::kw_only(), pyb::arg("step") = pyb::none(),
         pyb::arg("expect") = pyb::none(), pyb::arg("equal_stages") = false, pyb::arg("output") = pyb::none(),
-        "Where a measured pipeline-parallel step's time went: `ppsim explain --json` of the PyTorch profiler "
-        "traces in `paths` (a file or folder, or a list of them; one trace per rank), as a dict "
-        "(docs/explain.md); with `output` (a path or a list: .svg, .png, .html) the measured run is drawn above "
-        "its ideal there too.");
+        doc.c_str());
 }
 
 }  // namespace ppsim::py

@@ -66,6 +66,13 @@ bool IsVideo(OutputFormat format) {
   return false;
 }
 
+bool IsStillPicture(OutputFormat format) {
+  for (const FormatRow& row : FormatTable()) {
+    if (row.format == format) return !row.video && !IsText(row);
+  }
+  return false;
+}
+
 std::string PictureExtensions() {
   std::vector<std::string> exts;
   for (const FormatRow& row : FormatTable()) {
@@ -86,6 +93,14 @@ std::string OneFrameFormats() {
     if (!row.video) names.push_back(IsText(row) ? row.name : row.ext);
   }
   return Listed(names, ", ", " or ");
+}
+
+std::string StillPictures() {
+  std::vector<std::string> exts;
+  for (const FormatRow& row : FormatTable()) {
+    if (IsStillPicture(row.format)) exts.push_back(row.ext);
+  }
+  return Listed(exts, ", ", " or ");
 }
 
 }  // namespace ppsim::render

@@ -48,7 +48,7 @@ namespace ppsim::jobs {
 
 bool IsExplainPicture(const std::string& path) {
   Result<render::OutputFormat> f = render::FormatFor(path, "");
-  return f && (*f == render::OutputFormat::kSvg || *f == render::OutputFormat::kPng || *f == render::OutputFormat::kHtml);
+  return f && render::IsStillPicture(*f);
 }
 
 }  // namespace ppsim::jobs

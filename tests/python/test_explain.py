@@ -47,6 +47,10 @@ def test_explain_draws_the_clis_picture(tmp_path):
     with pytest.raises(ppsim.Error) as e:
         ppsim.explain(NONE, output=tmp_path / "r.txt")
     assert e.value.code == 2
+    # The pictures named are the format table's stills, as the CLI's help says them.
+    assert "r.txt is no picture (.svg, .png or .html)" in str(e.value)
+    _, help_text, _ = run_cli("explain", "--help")
+    assert ".svg, .png or .html draws the measured run above its ideal" in help_text
 
 
 def test_explain_reads_a_ppsim_timeline_as_the_measured_run(tmp_path):

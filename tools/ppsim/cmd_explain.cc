@@ -10,6 +10,7 @@
 #include "command.h"
 #include "ppsim/io/atomic_file.h"
 #include "ppsim/jobs/explain.h"
+#include "ppsim/render/output_format.h"
 
 namespace ppsim::cli {
 namespace {
@@ -72,8 +73,9 @@ const CommandRegistrar explain_registrar(37, [](CLI::App& app, int* exit_code) {
                                    "findings, ...}");
   cmd->add_option("--export-costs", o->export_costs, "write the fitted costs as a cost file for --cost-file");
   cmd->add_option("-o,--output", o->outputs,
-                  "write to this file (repeatable): .svg, .png or .html draws the measured run above its ideal; any "
-                  "other name gets the report (atomically) instead of stdout");
+                  "write to this file (repeatable): " + render::StillPictures() +
+                      " draws the measured run above its ideal; any other name gets the report (atomically) instead "
+                      "of stdout");
   cmd->callback([o, exit_code] { *exit_code = Run(*o); });
 });
 

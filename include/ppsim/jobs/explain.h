@@ -146,8 +146,9 @@ std::string ExplainText(const ExplainReport& report);
 // which fits no per-stage costs.
 Result<std::string> ExplainCostFile(const ExplainReport& report);
 
-// True iff `path` names a picture `explain -o` draws (.svg, .png, .html:
-// explain_picture.h); any other -o gets the report.
+// True iff `path` names a picture `explain -o` draws (a still picture,
+// render::IsStillPicture: .svg, .png, .html; explain_picture.h); any other
+// -o gets the report.
 bool IsExplainPicture(const std::string& path);
 
 }  // namespace ppsim::jobs

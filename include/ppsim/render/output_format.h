@@ -29,6 +29,8 @@ const std::vector<FormatRow>& FormatTable();
 // ("mp4", ..., "text"). "-" (stdout) needs a format.
 Result<OutputFormat> FormatFor(const std::string& path, const std::string& format);
 bool IsVideo(OutputFormat format);
+// One frame and not text: svg, png, html (what `explain -o` draws).
+bool IsStillPicture(OutputFormat format);
 // The error for drawing anything but text to stdout (kUsage, naming "format").
 Error StdoutNeedsText();
 
@@ -36,8 +38,10 @@ Error StdoutNeedsText();
 //   PictureExtensions()  ".mp4 .webm .gif .svg .png .html" (every format but text)
 //   FormatNames()        "mp4, webm, gif, svg, png, html or text"
 //   OneFrameFormats()    ".svg, .png, .html or text" (what --at-tick applies to)
+//   StillPictures()      ".svg, .png or .html" (IsStillPicture: explain's pictures)
 std::string PictureExtensions();
 std::string FormatNames();
 std::string OneFrameFormats();
+std::string StillPictures();
 
 }  // namespace ppsim::render
