@@ -34,6 +34,17 @@ namespace ppsim {
 // compute schedule"), naming each rank's waiting action.
 Result<CommProgram> LowerPytorch(const Problem& problem, const Schedule& schedule);
 
+// Megatron-LM's 1F1B loop without overlap_p2p_comm
+// (forward_backward_pipelining_without_interleaving): before each compute
+// the RECV of its input, after it the SEND of its output, each a blocking
+// call (p2p_communication waits on its requests); where an F is followed by
+// a B the F's SEND and the B's RECV are one batch (send_forward_recv_backward),
+// and where a B is followed by an F, the B's SEND and the F's RECV
+// (send_backward_recv_forward). kPrecondition for what that loop does not
+// run: more than one stage per device (the interleaved loop is not lowered
+// yet), a split backward (W), R ops, overlapped pairs.
+Result<CommProgram> LowerMegatron(const Problem& problem, const Schedule& schedule);
+
 // `eager` (a LowerPytorch program) with its RECVs deferred, as above.
 CommProgram DeferRecvs(const Problem& problem, const Schedule& schedule, const CommProgram& eager);
 

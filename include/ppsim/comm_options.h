@@ -20,9 +20,11 @@ enum class CommOrder : std::uint8_t {
   kPytorchDeferred,  // PyTorch's defer_pp_recv: each RECV just before its consumer; the lower rank of a pair
                      // flushes its RECVs before a SEND to the same peer
   kAdjacent,         // each RECV just before its consumer, each SEND just after its producer
+  kMegatron,         // Megatron-LM's 1F1B loop: RECV before, SEND after, blocking; an F's SEND with the next B's
+                     // RECV (and a B's with the next F's) in one batch
 };
 
-// "none", "pytorch", "pytorch-deferred", "adjacent".
+// "none", "pytorch", "pytorch-deferred", "adjacent", "megatron".
 const char* CommOrderName(CommOrder order);
 
 // When a send's buffer is released.

@@ -216,6 +216,7 @@ Result<CommProgram> LowerComms(const Problem& problem, const Schedule& schedule)
     case CommOrder::kNone:
     case CommOrder::kAdjacent: return LowerAdjacent(problem, schedule);
     case CommOrder::kPytorch: return LowerPytorch(problem, schedule);
+    case CommOrder::kMegatron: return LowerMegatron(problem, schedule);
     case CommOrder::kPytorchDeferred: {
       Result<CommProgram> eager = LowerPytorch(problem, schedule);
       if (!eager) return eager.error();

@@ -37,6 +37,7 @@ const char* CommOrderName(CommOrder order) {
     case CommOrder::kPytorch: return "pytorch";
     case CommOrder::kPytorchDeferred: return "pytorch-deferred";
     case CommOrder::kAdjacent: return "adjacent";
+    case CommOrder::kMegatron: return "megatron";
   }
   return "none";
 }

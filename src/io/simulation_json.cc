@@ -155,7 +155,8 @@ void CommsBlock(JsonOut& out, const Problem& p) {
   }
   std::vector<Field> fields = {
       {"rule", [&](JsonOut& o) { o.String(CommOrderName(c.order)); }},
-      {"posting", [](JsonOut& o) { o.String("async"); }},  // every rule and PyTorch's CSV post async (comm_model.h)
+      {"posting",  // megatron's calls block (comm_lowering.h); every other rule and PyTorch's CSV post async
+       [&](JsonOut& o) { o.String(c.order == CommOrder::kMegatron ? "blocking" : "async"); }},
       {"latency", both(c.latency)},
       {"bandwidth_bytes_per_unit",
        [&](JsonOut& o) {

@@ -39,6 +39,26 @@ TEST(CommsCli, EagerRecvsMakeTheWarmUpBubbleDeferringClosesIt) {
   EXPECT_EQ(Json(std::string(kInterleaved) + " --comms pytorch --link-concurrency 0")["makespan"], 38);
 }
 
+TEST(CommsCli, MegatronsBlockingCallsCostWhatTheyHide) {
+  // docs/comms.md's table: 1F1B P=4 M=8, link latency 1.
+  const std::string one_f1b = "-s 1f1b -P 4 -M 8 --link-latency 1";
+  const nlohmann::json megatron = Json(one_f1b + " --comms megatron");
+  EXPECT_EQ(megatron["makespan"], 41);
+  EXPECT_EQ(megatron["exposed_comm_per_device"], nlohmann::json({13, 20, 18, 8}));
+  EXPECT_EQ(megatron["comms"]["rule"], "megatron");
+  EXPECT_EQ(megatron["comms"]["posting"], "blocking");
+  EXPECT_EQ(Json(one_f1b + " --comms adjacent")["exposed_comm"], 48);
+  EXPECT_EQ(Json(one_f1b + " --comms adjacent")["comms"]["posting"], "async");
+  EXPECT_EQ(Json("-s 1f1b -P 4 -M 8 --comms megatron")["makespan"], 22);  // latency 0: as without comms
+  const testing::ToolRun interleaved = RunPpsim(std::string("simulate ") + kInterleaved + " --comms megatron");
+  EXPECT_EQ(interleaved.exit_code, 5);
+  EXPECT_NE(interleaved.err.find("--comms megatron lowers Megatron-LM's 1F1B loop (one stage per device, F and a full "
+                                 "backward B): interleaved has more than one stage per device"),
+            std::string::npos)
+      << interleaved.err;
+  EXPECT_EQ(interleaved.out, "");
+}
+
 TEST(CommsCli, WithoutCommsTheJsonHasNoCommKeys) {
   const nlohmann::json none = Json(kInterleaved);
   EXPECT_FALSE(none.contains("comm_time"));
@@ -72,7 +92,7 @@ TEST(CommsCli, BadLinkValuesAreOneLine) {
     const char* err;
   };
   for (const Case& c : {
-           Case{"--comms foo", 3, "ppsim: --comms: 'foo' is not one of none, pytorch, pytorch-deferred, adjacent\n"},
+           Case{"--comms foo", 3, "ppsim: --comms: 'foo' is not one of none, pytorch, pytorch-deferred, adjacent, megatron\n"},
            Case{"--comms pytorch --link-bandwidth 0", 3, "ppsim: --link-bandwidth must be ≥ 1, got 0\n"},
            Case{"--comms pytorch --link-bytes 1:2", 3,
                 "ppsim: --link-bytes needs one value or one per boundary (3), got 2\n"},
