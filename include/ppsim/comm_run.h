@@ -15,6 +15,7 @@
 
 #include "ppsim/comm_model.h"
 #include "ppsim/error.h"
+#include "ppsim/memory.h"
 #include "ppsim/problem.h"
 #include "ppsim/timeline.h"
 
@@ -104,6 +105,16 @@ class CommScratch {
 // (src/core/comm_walk.cc; its speed is in docs/performance.md).
 Error RunCommsInto(const Problem& problem, Schedule&& schedule, const CommProgram& program, const CommModel& model,
                    CommScratch& scratch, CommRun& out);
+
+// The bytes of send buffers each of the P devices holds over the step: each
+// SEND's bytes from its post until its transfer completes
+// (SendRelease::kCompletion) or to `makespan`, the step's end (kStepEnd, as
+// PyTorch's runtime waits its sends after the step's last action). At a
+// tick where buffers are released and others posted, the value is what is
+// held after both. Each series' Peak() is DeviceComm::peak_send_bytes,
+// except that a buffer held for no tick (released at its post) counts in
+// that figure and in no tick here.
+std::vector<StepSeries> SendBuffersHeld(const CommFigures& figures, int P, SendRelease release, Tick makespan);
 
 // "RECV_F3@s1", "UNSHARD@s2", or OpName of a compute slot.
 std::string CommActionName(const OpSpace& space, const CommAction& action);

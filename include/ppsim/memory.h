@@ -39,6 +39,8 @@ HoldInterval HeldInterval(const Timeline& t, HoldMode hold, int microbatch, int 
 // The most any one device holds at each tick: the pointwise maximum of
 // `per_device` (a series' peak is then the fullest device's peak).
 StepSeries FullestDevice(const std::vector<StepSeries>& per_device);
+// Their sum at each tick.
+StepSeries SumOf(const std::vector<StepSeries>& series);
 
 // The peaks always; the step series (per_device, cluster) only when `series`
 // (otherwise they stay empty). O(ops) with no sort; see memory.cc.

@@ -28,5 +28,7 @@ struct MemoryBytes {
 
 // REQUIRES: ValidateMemoryModel(timeline.problem.memory, stages) is kOk.
 MemoryBytes MeasureMemoryBytes(const Timeline& timeline);
+// The same with the activations counted over `hold`'s interval instead of the problem's.
+MemoryBytes MeasureMemoryBytes(const Timeline& timeline, HoldMode hold);
 
 }  // namespace ppsim

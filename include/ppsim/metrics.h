@@ -42,6 +42,9 @@ struct Metrics {
   std::vector<Tick> comm_time_per_device;
   std::vector<Tick> exposed_comm_per_device;
   std::vector<std::int64_t> peak_send_bytes_per_device;
+  // The send buffers each device holds over the step, in bytes
+  // (SendBuffersHeld, comm_run.h), when the series are asked for (MeasureOptions::series).
+  std::vector<StepSeries> send_bytes_per_device;
   Tick busiest_link = 0;
   // With recompute (recompute.h), else false and empty: the R ops'
   // durations, summed, and per device.

@@ -77,6 +77,7 @@ io::ProblemOptions ToOptions(const ProblemArgs& a) {
   if (!a.link_bandwidth.is_none()) o.link_bandwidth = IntText(a.link_bandwidth, "link_bandwidth");
   if (!a.link_concurrency.is_none()) o.link_concurrency = IntText(a.link_concurrency, "link_concurrency");
   if (!a.link_bytes.is_none()) o.link_bytes = Values(a.link_bytes, "link_bytes", "int, str or a list of int");
+  if (!a.link_send_release.is_none()) o.link_send_release = TextArg(a.link_send_release, "link_send_release");
   return o;
 }
 

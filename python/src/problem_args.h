@@ -26,7 +26,8 @@ struct ProblemArgs {
   // Communication as ops (docs/comms.md), simulate's keywords only: comms =
   // "pytorch", "pytorch-deferred", "adjacent" or "megatron", and the link.
   pybind11::object comms = pybind11::none(), link_latency = pybind11::none(), link_bandwidth = pybind11::none(),
-                   link_concurrency = pybind11::none(), link_bytes = pybind11::none();
+                   link_concurrency = pybind11::none(), link_bytes = pybind11::none(),
+                   link_send_release = pybind11::none();  // "step_end" or "completion"
   // Recompute as an op (recompute.h), simulate's keywords: recompute = "full"
   // or "selective", recompute_at = "before_b" or "early", recompute_inputs a
   // number in [0, 1] (float, str "1/8", int or fractions.Fraction).

@@ -107,7 +107,7 @@ void BindSimulate(pyb::module_& m) {
          pyb::object schedule_file, pyb::object model, pyb::object layout, pyb::object slices,
          pyb::object slice_costs, pyb::object seq_len, pyb::object hidden, pyb::object placement,
          pyb::object microbatch_costs, pyb::object comms, pyb::object link_latency, pyb::object link_bandwidth,
-         pyb::object link_concurrency, pyb::object link_bytes, pyb::object recompute, pyb::object recompute_at,
+         pyb::object link_concurrency, pyb::object link_bytes, pyb::object link_send_release, pyb::object recompute, pyb::object recompute_at,
          pyb::object recompute_inputs, pyb::object microbatch_lengths, pyb::object length_range,
          pyb::object length_seed, pyb::object length_cost) {
         ProblemArgs args{P, M, chunks, costs, comm, hold, cost_file, memory_limit, cost_per, model, layout};
@@ -121,6 +121,7 @@ void BindSimulate(pyb::module_& m) {
         args.link_bandwidth = link_bandwidth;
         args.link_concurrency = link_concurrency;
         args.link_bytes = link_bytes;
+        args.link_send_release = link_send_release;
         args.recompute = recompute;
         args.recompute_at = recompute_at;
         args.recompute_inputs = recompute_inputs;
@@ -136,7 +137,8 @@ void BindSimulate(pyb::module_& m) {
       pyb::arg("placement") = pyb::none(), pyb::arg("microbatch_costs") = pyb::none(),
       pyb::arg("comms") = pyb::none(), pyb::arg("link_latency") = pyb::none(),
       pyb::arg("link_bandwidth") = pyb::none(), pyb::arg("link_concurrency") = pyb::none(),
-      pyb::arg("link_bytes") = pyb::none(), pyb::arg("recompute") = pyb::none(),
+      pyb::arg("link_bytes") = pyb::none(), pyb::arg("link_send_release") = pyb::none(),
+      pyb::arg("recompute") = pyb::none(),
       pyb::arg("recompute_at") = pyb::none(), pyb::arg("recompute_inputs") = pyb::none(),
       pyb::arg("microbatch_lengths") = pyb::none(), pyb::arg("length_range") = pyb::none(),
       pyb::arg("length_seed") = pyb::none(), pyb::arg("length_cost") = pyb::none(),
@@ -144,7 +146,7 @@ void BindSimulate(pyb::module_& m) {
       "or a dict with the same keys, docs/costs.md) "
       "with layout= (a Megatron layout string) sets each stage's costs and bytes to its layers' sums; slices= "
       "cuts each microbatch into sequence slices (seq1f1b; docs/semantics.md); comms= (pytorch, "
-      "pytorch-deferred, adjacent, megatron) with link_latency=, link_bandwidth=, link_bytes=, link_concurrency= places "
+      "pytorch-deferred, adjacent, megatron) with link_latency=, link_bandwidth=, link_bytes=, link_concurrency=, link_send_release= places "
       "communication as SEND/RECV ops (docs/comms.md); recompute= ('full', 'selective') runs recompute as an op R "
       "before each B, recompute_at= ('before_b', 'early') says where R waits, recompute_inputs= the share of a "
       "stage's bytes held between F and R (docs/semantics.md); microbatch_lengths= (M lengths or 'uniform', "

@@ -218,25 +218,39 @@ Activations MeasureWithRecompute(const Timeline& t, HoldMode hold, bool series) 
 
 }  // namespace
 
-StepSeries FullestDevice(const std::vector<StepSeries>& per_device) {
+namespace {
+
+// The series of `combine` over every series' value, tick by tick (at each tick where any steps).
+template <typename Combine>  // std::int64_t(std::int64_t so_far, std::int64_t value)
+StepSeries Pointwise(const std::vector<StepSeries>& series, Combine combine) {
   std::vector<Tick> ticks;
-  for (const StepSeries& s : per_device)
+  for (const StepSeries& s : series)
     for (const auto& [t, v] : s.steps) ticks.push_back(t);
   std::sort(ticks.begin(), ticks.end());
   ticks.erase(std::unique(ticks.begin(), ticks.end()), ticks.end());
   StepSeries out;
-  std::vector<size_t> at(per_device.size(), 0);  // each series' step in force
-  std::vector<std::int64_t> value(per_device.size(), 0);
+  std::vector<size_t> at(series.size(), 0);  // each series' step in force
+  std::vector<std::int64_t> value(series.size(), 0);
   for (Tick t : ticks) {
-    std::int64_t most = 0;
-    for (size_t d = 0; d < per_device.size(); ++d) {
-      const auto& steps = per_device[d].steps;
+    std::int64_t so_far = 0;
+    for (size_t d = 0; d < series.size(); ++d) {
+      const auto& steps = series[d].steps;
       while (at[d] < steps.size() && steps[at[d]].first <= t) value[d] = steps[at[d]++].second;
-      most = std::max(most, value[d]);
+      so_far = combine(so_far, value[d]);
     }
-    if (out.steps.empty() || out.steps.back().second != most) out.steps.emplace_back(t, most);
+    if (out.steps.empty() || out.steps.back().second != so_far) out.steps.emplace_back(t, so_far);
   }
   return out;
+}
+
+}  // namespace
+
+StepSeries FullestDevice(const std::vector<StepSeries>& per_device) {
+  return Pointwise(per_device, [](std::int64_t a, std::int64_t b) { return std::max(a, b); });
+}
+
+StepSeries SumOf(const std::vector<StepSeries>& series) {
+  return Pointwise(series, [](std::int64_t a, std::int64_t b) { return a + b; });
 }
 
 std::int64_t StepSeries::At(Tick t) const {

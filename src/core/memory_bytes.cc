@@ -83,12 +83,14 @@ Error ValidateMemoryModel(const MemoryModel& m, int stages) {
   return Error::Ok();
 }
 
-MemoryBytes MeasureMemoryBytes(const Timeline& t) {
+MemoryBytes MeasureMemoryBytes(const Timeline& t) { return MeasureMemoryBytes(t, t.problem.hold); }
+
+MemoryBytes MeasureMemoryBytes(const Timeline& t, HoldMode hold_mode) {
   const Problem& p = t.problem;
   const MemoryModel& model = p.memory;
   const OpSpace& space = t.schedule.space;
   const bool split = t.schedule.split_backward;
-  const bool resident = p.hold == HoldMode::kResident;
+  const bool resident = hold_mode == HoldMode::kResident;
   MemoryBytes out;
   out.static_per_device.assign(p.P, 0);
   std::vector<std::vector<Delta>> deltas(p.P);

@@ -90,7 +90,10 @@ Metrics Measure(const Timeline& t, const MeasureOptions& options) {
   m.resident_peak_per_device = p.hold == HoldMode::kResident
                                    ? m.activations.peak_per_device
                                    : MeasureActivations(t, HoldMode::kResident, false).peak_per_device;
-  if (t.comms) AddCommFigures(*t.comms, p.P, m);
+  if (t.comms) {
+    AddCommFigures(*t.comms, p.P, m);
+    if (options.series) m.send_bytes_per_device = SendBuffersHeld(*t.comms, p.P, p.comms.send_release, t.makespan);
+  }
   if (t.schedule.space.recompute()) {  // R's time (recompute.h); starts are stored on this path
     m.recompute = true;
     m.recompute_time_per_device.assign(p.P, 0);

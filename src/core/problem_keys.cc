@@ -216,6 +216,11 @@ const std::vector<ProblemKey>& Table() {
       {"link.bytes", K::kIntOrList, 0, kMaxBytes, true, "", "0",
        "with comms: bytes of one transfer; a list: one per stage boundary",
        [](const KeyValue& v, Problem& p) { p.comms.transfer_bytes = v.ints; }},
+      {"link.send_release", K::kWord, 0, 0, false, "step_end, completion", "step_end",
+       "with comms: when a send's buffer is freed: at the step's end (PyTorch's runtime) or when its transfer completes",
+       [](const KeyValue& v, Problem& p) {
+         p.comms.send_release = v.text == "completion" ? SendRelease::kCompletion : SendRelease::kStepEnd;
+       }},
   };
   return table;
 }

@@ -5,8 +5,10 @@
 // completion (light while posted and waiting for its peer or its turn on
 // the link, dark from its start on the link); on the compute row, a dark bar
 // where the compute stream waits on a transfer (CommFigures::waits;
-// or on a collective, op_kind 'C'). A span
-// of no ticks (a transfer posted as it completes) has nothing to draw.
+// or on a collective, op_kind 'C'); over the lane, the length of each
+// UNSHARD's all-gather and REDUCE_GRAD's reduce-scatter on the device's
+// collective stream (CommFigures::collectives; a RESHARD takes no time). A
+// span of no ticks (a transfer posted as it completes) has nothing to draw.
 #include <algorithm>
 #include <cmath>
 
@@ -58,6 +60,20 @@ void CommLanes(const Chart& c) {
     const double send_top = c.RowY(x.src) + c.g.row_h, recv_top = c.RowY(x.dst) + c.g.row_h + send_h;
     Side(c, x, x.src, 'S', x.send_post, send_top, send_h);
     Side(c, x, x.dst, 'R', x.recv_post, recv_top, recv_h);
+  }
+  // The collectives, over the whole lane: the collective stream is the
+  // device's own, beside its sends and receives.
+  for (const Collective& col : comms.collectives) {
+    if (col.end <= col.start) continue;
+    const double top = c.RowY(col.device) + c.g.row_h;
+    Item& it = c.b.Rect(Role::kCollective, Band(c, col.start, col.end, top, c.g.lane_h), palette::kCollective);
+    it.run = c.run;
+    it.device = col.device;
+    it.tick0 = col.start;
+    it.tick1 = col.end;
+    it.op_kind = col.kind == CommKind::kUnshard ? 'U' : 'G';
+    it.stage = col.stage;
+    Animate(it, col.start, col.end);
   }
   // The waits, as a bar along the bottom of the idle compute cells they explain.
   const double bar = std::max(std::min(2.0, static_cast<double>(c.g.row_h)), std::floor(c.g.row_h / 4.0));

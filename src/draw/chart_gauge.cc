@@ -19,10 +19,13 @@ namespace {
 // 1/gauge_den stage-sets over `scale`; `usable` pixels is the scale's full
 // height. A line at the series' peak appears once the peak is reached and
 // grows with the cycles played, never ahead of them. Returns the line's y
-// (or -1 when nothing is ever held) and sets *peak_tick.
-template <typename HeldAt>  // std::int64_t(Tick): sets held in that tick
-double GaugeSeries(const Chart& c, const HeldAt& held, std::int64_t series_peak, std::int64_t per_set,
-                   std::int64_t scale, double bottom, double usable, int device, Tick* peak_tick) {
+// (or -1 when nothing is ever held) and sets *peak_tick. When the gauge
+// counts bytes, `sent` is the send buffers' share of `held`, drawn on the
+// top of its bar in their own colour (taken at the strip's fullest tick).
+template <typename HeldAt, typename SentAt>  // std::int64_t(Tick): held in that tick, and its send buffers
+double GaugeSeries(const Chart& c, const HeldAt& held, const SentAt& sent, std::int64_t series_peak,
+                   std::int64_t per_set, std::int64_t scale, double bottom, double usable, int device,
+                   Tick* peak_tick) {
   *peak_tick = -1;
   for (Tick k = 0; k < c.t.makespan && *peak_tick < 0; ++k) {
     if (held(k) == series_peak) *peak_tick = k;
@@ -45,7 +48,12 @@ double GaugeSeries(const Chart& c, const HeldAt& held, std::int64_t series_peak,
   for (Tick k = 0; k < c.t.makespan; k += c.f.agg) {  // a strip of cycles shows its largest value
     const Tick e = std::min<Tick>(k + c.f.agg, c.t.makespan);
     std::int64_t value = 0;
-    for (Tick x = k; x < e; ++x) value = std::max(value, held(x));
+    Tick fullest = k;
+    for (Tick x = k; x < e; ++x)
+      if (const std::int64_t v = held(x); v > value) {
+        value = v;
+        fullest = x;
+      }
     value *= per_set;
     if (value <= 0) continue;
     const double h = std::round(static_cast<double>(value) / full * usable);
@@ -58,6 +66,16 @@ double GaugeSeries(const Chart& c, const HeldAt& held, std::int64_t series_peak,
     it.tick1 = e;
     it.value = value;
     it.from = e;
+    const std::int64_t send = value > 0 ? sent(fullest) : 0;
+    if (send <= 0) continue;
+    const double hs = std::min(h, std::max(1.0, std::round(static_cast<double>(send) / full * usable)));
+    Item& top = c.b.Rect(Role::kSendBuffer, {cell.x, bottom - h, cell.w, hs}, palette::kSendBuffer);
+    top.run = c.run;
+    top.device = device;
+    top.tick0 = k;
+    top.tick1 = e;
+    top.value = send;
+    top.from = e;
   }
   return line_y;
 }
@@ -72,15 +90,18 @@ void ClusterGauge(const Chart& c, std::int64_t scale, std::int64_t den) {
   const double bottom = c.g.gauge_y + c.g.gauge_h;
   const bool roomy = c.g.gauge_h >= 2 * lh;  // room for the peak's value above the highest line
   const double usable = roomy ? c.g.gauge_h - lh : c.g.gauge_h;
-  const std::int64_t per_set = den / ChunksPerStage(c.t.problem);
+  const bool bytes = c.style.gauge_bytes;
+  const std::int64_t per_set = bytes ? 1 : den / ChunksPerStage(c.t.problem);
   Tick peak_tick = -1;
   const StepSeries& cluster = c.m.activations.cluster;
-  const double y = GaugeSeries(c, [&](Tick k) { return cluster.At(k); }, c.m.activations.peak, per_set, scale, bottom, usable, -1,
-                               &peak_tick);
+  const StepSeries* sent = c.send != nullptr ? &c.send->shown : nullptr;
+  const double y = GaugeSeries(
+      c, [&](Tick k) { return cluster.At(k); }, [&](Tick k) { return sent != nullptr ? sent->At(k) : 0; },
+      c.m.activations.peak, per_set, scale, bottom, usable, -1, &peak_tick);
   if (roomy && y >= 0) {
     const std::int64_t peak = c.m.activations.peak * per_set;
-    const std::string text =
-        (c.style.gauge == GaugeMode::kFullest ? "fullest device peak " : "peak ") + Sets(peak, den) + " stage-sets";
+    const std::string text = (c.style.gauge == GaugeMode::kFullest ? "fullest device peak " : "peak ") +
+                             GaugeText(peak, den, bytes) + (bytes ? "" : " stage-sets");
     const double w = c.b.Measure(text, px, false).w;
     const double x = c.f.X(peak_tick);
     const bool fits_right = x + w <= c.f.X(c.f.T);
@@ -96,7 +117,7 @@ void ClusterGauge(const Chart& c, std::int64_t scale, std::int64_t den) {
   // names what the gauge holds).
   const double x_label = c.f.x0 - 0.5 * px;
   if (c.g.gauge_h < 2 * lh) {
-    Item& range = c.b.Text(Role::kGaugeLabel, "0\u2013" + Sets(scale, den), x_label, c.g.gauge_y + (c.g.gauge_h - lh) / 2,
+    Item& range = c.b.Text(Role::kGaugeLabel, "0\u2013" + GaugeText(scale, den, bytes), x_label, c.g.gauge_y + (c.g.gauge_h - lh) / 2,
                            px, false, palette::kMutedText, Align::kRight);
     range.run = c.run;
     range.value = scale;
@@ -105,7 +126,7 @@ void ClusterGauge(const Chart& c, std::int64_t scale, std::int64_t den) {
   // Centred on the top of the bars' range, else just above it (no lower than
   // a line above the "0").
   const double top = std::max<double>(c.g.gauge_y, std::min(bottom - usable - lh / 2, bottom - 2 * lh));
-  Item& max = c.b.Text(Role::kGaugeLabel, Sets(scale, den), x_label, top, px, false, palette::kMutedText, Align::kRight);
+  Item& max = c.b.Text(Role::kGaugeLabel, GaugeText(scale, den, bytes), x_label, top, px, false, palette::kMutedText, Align::kRight);
   max.run = c.run;
   max.value = scale;
   c.b.Text(Role::kGaugeLabel, "0", x_label, bottom - lh, px, false, palette::kMutedText, Align::kRight).run = c.run;
@@ -128,7 +149,9 @@ void DeviceGauges(const Chart& c, std::int64_t scale, std::int64_t den) {
   const int lanes = c.Rows();
   const double lane_h = std::floor((c.g.gauge_h - lh) / lanes);  // REQUIRES (Layout): >= its lane_min
   const double top = c.g.gauge_y + lh;
-  const std::int64_t per_set = den / ChunksPerStage(c.t.problem);
+  const bool bytes = c.style.gauge_bytes;
+  const std::int64_t per_set = bytes ? 1 : den / ChunksPerStage(c.t.problem);
+  auto text = [&](std::int64_t v) { return GaugeText(v, den, bytes); };
   const double x_label = c.f.x0 - 0.5 * px;
   const double lane_px = std::min(px, std::floor(lane_h * px / lh));  // its line no taller than the lane
   const bool labelled = lane_px >= c.b.MinPx() && c.b.LineHeight(lane_px) <= lane_h;
@@ -139,9 +162,11 @@ void DeviceGauges(const Chart& c, std::int64_t scale, std::int64_t den) {
     for (int d = lane * c.f.rows_per; d < std::min(c.t.problem.P, (lane + 1) * c.f.rows_per); ++d) {
       peaks[lane] = std::max(peaks[lane], c.m.activations.peak_per_device[d]);
     }
-    listed += (lane > 0 ? " \u00B7 " : "") + Sets(peaks[lane] * per_set, den);
+    listed += (lane > 0 ? " \u00B7 " : "") + text(peaks[lane] * per_set);
   }
-  const std::string head_text = "held per device, in stage-sets (a full lane = " + Sets(scale, den) + ")";
+  const std::string head_text =
+      std::string(bytes ? "held per device, in bytes" : "held per device, in stage-sets") + " (a full lane = " +
+      text(scale) + ")";
   const std::string done_text = head_text + " \u00B7 peaks, top to bottom: " + listed;
   const bool list_in_head = !labelled && c.b.Measure(done_text, px, false).w <= c.f.X(c.f.T) - c.f.x0;
   Item& head = c.b.Text(Role::kGaugeLabel, head_text, c.f.x0, c.g.gauge_y, px, false, palette::kMutedText);
@@ -165,8 +190,16 @@ void DeviceGauges(const Chart& c, std::int64_t scale, std::int64_t den) {
       for (int d = d0; d < d1; ++d) most = std::max(most, c.m.activations.per_device[d].At(k));
       return most;
     };
+    auto sent = [&](Tick k) -> std::int64_t {  // the send buffers of the first device holding the most
+      if (c.send == nullptr) return 0;
+      int fullest = d0;
+      for (int d = d0 + 1; d < d1; ++d)
+        if (c.m.activations.per_device[d].At(k) > c.m.activations.per_device[fullest].At(k)) fullest = d;
+      return c.send->per_device[fullest].At(k);
+    };
     Tick peak_tick = -1;
-    const double y = GaugeSeries(c, held, peaks[lane], per_set, scale, bottom - 1, lane_h - 1, d0, &peak_tick);
+    const double y =
+        GaugeSeries(c, held, sent, peaks[lane], per_set, scale, bottom - 1, lane_h - 1, d0, &peak_tick);
     if (!labelled) continue;
     const std::string name = d1 - d0 > 1 ? "d" + Str(d0) + "\u2013" + Str(d1 - 1) : "d" + Str(d0);
     Item& lab = c.b.Text(Role::kGaugeLabel, name, x_label, lane_top + (lane_h - lane_lh) / 2, lane_px, false,
@@ -175,7 +208,7 @@ void DeviceGauges(const Chart& c, std::int64_t scale, std::int64_t den) {
     lab.device = d0;
     if (y < 0) continue;
     const double ly = std::clamp(y - lane_lh / 2, lane_top, bottom - lane_lh);
-    Item& value = c.b.Text(Role::kGaugeLabel, "peak " + Sets(peaks[lane] * per_set, den), c.f.X(c.f.T) + 0.4 * px,
+    Item& value = c.b.Text(Role::kGaugeLabel, "peak " + text(peaks[lane] * per_set), c.f.X(c.f.T) + 0.4 * px,
                            ly, lane_px, false, palette::kText);
     value.run = c.run;
     value.device = d0;

@@ -9,6 +9,7 @@
 
 #include "chart_parts.h"
 #include "color_util.h"
+#include "gauge_bytes.h"
 #include "ppsim/cost_scale.h"
 #include "ppsim/rational.h"
 
@@ -155,6 +156,10 @@ std::string Sets(std::int64_t value, std::int64_t den) {
   return r ? r->ToDisplay() : Str(value);
 }
 
+std::string GaugeText(std::int64_t value, std::int64_t den, bool bytes) {
+  return bytes ? ByteText(value) : Sets(value, den);
+}
+
 std::vector<Interval> BusyIntervals(const Timeline& t) {
   std::vector<std::vector<std::pair<Tick, Tick>>> per(t.problem.P);
   for (const PlacedOp& op : t.Ops()) per[op.device].emplace_back(op.start, op.end);
@@ -180,7 +185,7 @@ std::vector<Tick> IdlePerDevice(const Timeline& t) {
 
 void LayoutChart(Builder& b, const Frame& f, const RunGeometry& g, const ChartStyle& style, const RunInput& run,
                  int index, std::int64_t gauge_scale, std::int64_t gauge_den) {
-  const Chart c{b, f, g, style, run.run->timeline, run.metrics(), index};
+  const Chart c{b, f, g, style, run.run->timeline, run.metrics(), index, run.send};
   b.Rect(Role::kGrid, {f.x0, g.gantt_y, f.X(c.t.makespan) - f.x0, static_cast<double>(c.Rows() * c.Pitch())},
          palette::kGrid)
       .run = index;

@@ -23,6 +23,9 @@ std::vector<Tick> IdlePerDevice(const Timeline& t);
 
 // "14", "3.5": a gauge value in 1/den of a stage-set, in stage-sets.
 std::string Sets(std::int64_t value, std::int64_t den);
+// A gauge value as the gauge counts: Sets(value, den), or bytes ("1.5 MiB",
+// ByteText) when the gauge counts bytes (DisplayList::gauge_bytes).
+std::string GaugeText(std::int64_t value, std::int64_t den, bool bytes);
 
 // Everything below the caption. `gauge_scale` is every gauge's full height
 // in 1/`gauge_den` of a stage-set (DisplayList::gauge_scale).

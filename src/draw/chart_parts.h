@@ -62,6 +62,7 @@ struct Chart {
   const Timeline& t;
   const Metrics& m;
   int run;
+  const GaugeSend* send = nullptr;  // the gauge counts bytes: the send buffers' share (RunInput::send)
   int Rows() const { return (t.problem.P + f.rows_per - 1) / f.rows_per; }
   // A row's pitch: its compute row and, when comms are drawn, its lane under it.
   int Pitch() const { return g.row_h + g.lane_h; }

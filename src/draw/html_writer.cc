@@ -191,11 +191,16 @@ void AppendChart(std::string& out, const DisplayList& list, const std::string& c
                Attr("run", item.run) + Attr("device", item.device) + Attr("start", item.tick0) +
                Attr("end", item.tick1) + " data-side=\"" + std::string(1, item.op_kind) + "\" data-transfer=\"" +
                (item.value ? "B" : "F") + std::to_string(item.microbatch) + "@b" + std::to_string(item.stage) + "\"";
+    } else if (item.role == Role::kCollective) {
+      attrs += " class=\"collective\"" + Attr("run", item.run) + Attr("device", item.device) +
+               Attr("start", item.tick0) + Attr("end", item.tick1) + " data-op=\"" +
+               (item.op_kind == 'U' ? "UNSHARD" : "REDUCE_GRAD") + "@s" + std::to_string(item.stage) + "\"";
     } else if (item.role == Role::kCommWait) {
       attrs += " class=\"comm-wait\"" + Attr("run", item.run) + Attr("device", item.device) +
                Attr("start", item.tick0) + Attr("end", item.tick1);
-    } else if (item.role == Role::kGaugeBar) {
-      attrs += " class=\"held\"" + Attr("run", item.run) + Attr("tick", item.tick0) + Attr("value", item.value);
+    } else if (item.role == Role::kGaugeBar || item.role == Role::kSendBuffer) {
+      attrs += std::string(item.role == Role::kGaugeBar ? " class=\"held\"" : " class=\"send-buffers\"") +
+               Attr("run", item.run) + Attr("tick", item.tick0) + Attr("value", item.value);
       if (item.device >= 0) attrs += Attr("device", item.device);
     }
     const bool dynamic = item.from > 0 || item.until != kForever;

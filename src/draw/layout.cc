@@ -10,7 +10,9 @@
 #include "chart_layout.h"
 #include "run_texts.h"
 #include "color_util.h"
+#include "gauge_bytes.h"
 #include "layout_builder.h"
+#include "ppsim/comm_run.h"
 #include "ppsim/cost_scale.h"
 #include "ppsim/memory.h"
 #include "ppsim/rational.h"
@@ -24,6 +26,15 @@ using Align = Builder::Align;
 // Whether a run models communication as ops (docs/comms.md): its chart has lanes.
 bool AnyComms(const std::vector<RunInput>& runs) {
   return std::any_of(runs.begin(), runs.end(), [](const RunInput& r) { return r.run->timeline.comms != nullptr; });
+}
+
+// Whether a run's collective stream has an UNSHARD or REDUCE_GRAD that takes time (drawn over its lanes).
+bool AnyCollectives(const std::vector<RunInput>& runs) {
+  return std::any_of(runs.begin(), runs.end(), [](const RunInput& r) {
+    const auto& comms = r.run->timeline.comms;
+    return comms != nullptr && std::any_of(comms->collectives.begin(), comms->collectives.end(),
+                                           [](const Collective& c) { return c.end > c.start; });
+  });
 }
 
 // The list's header fields and one RunSummary per run.
@@ -73,14 +84,15 @@ void Summarize(const LayoutInput& in, DisplayList& list) {
   list.closing = in.closing;
   if (std::string work = WorkDiffers(in); !work.empty()) list.closing.push_back(std::move(work));
   list.gauge = in.gauge;
-  // Gauges count stage-sets: 1/gauge_den of one is whole for every run.
+  list.gauge_bytes = in.runs[0].send != nullptr;
+  // Gauges count stage-sets: 1/gauge_den of one is whole for every run (or bytes).
   for (const RunInput& r : in.runs)
-    list.gauge_den = std::lcm(list.gauge_den, std::int64_t{ChunksPerStage(r.run->timeline.problem)});
+    if (!list.gauge_bytes) list.gauge_den = std::lcm(list.gauge_den, std::int64_t{ChunksPerStage(r.run->timeline.problem)});
   for (const RunInput& r : in.runs) {
     const Timeline& t = r.run->timeline;
     const Metrics& m = r.metrics();
     list.last_tick = std::max(list.last_tick, t.makespan);
-    const std::int64_t per_set = list.gauge_den / ChunksPerStage(t.problem);
+    const std::int64_t per_set = list.gauge_bytes ? 1 : list.gauge_den / ChunksPerStage(t.problem);
     std::int64_t peak = m.activations.peak;
     if (in.gauge == GaugeMode::kDevice) {
       peak = 0;
@@ -193,11 +205,20 @@ double Legend(Builder& b, const Frame& f, const LayoutInput& in, double y, const
   if (any_zero)
     entries.push_back({palette::kForward, "thin line: an op of no duration (a stage with no layer passes data on)",
                        false, palette::kBackground, false, false, true});
-  entries.push_back({palette::kHeld, in.gauge == GaugeMode::kFullest
-                                         ? "activations on the fullest device, in stage-sets (F start to B/W end)"
-                                         : in.gauge == GaugeMode::kCluster
-                                               ? "activations held by all devices, in stage-sets"
-                                               : "activations held, in stage-sets (one stage's, one microbatch)"});
+  if (in.runs[0].send != nullptr) {  // in bytes, with the send buffers on top (gauge_bytes.h)
+    entries.push_back({palette::kHeld, in.gauge == GaugeMode::kFullest
+                                           ? "activations on the fullest device, in bytes (F start to B/W end)"
+                                           : in.gauge == GaugeMode::kCluster ? "activations held by all devices, in bytes"
+                                                                             : "activations held, in bytes"});
+    entries.push_back({palette::kSendBuffer, "send buffers on top: from a SEND's post to its completion, or to the "
+                                             "step's end (link.send_release)"});
+  } else {
+    entries.push_back({palette::kHeld, in.gauge == GaugeMode::kFullest
+                                           ? "activations on the fullest device, in stage-sets (F start to B/W end)"
+                                           : in.gauge == GaugeMode::kCluster
+                                                 ? "activations held by all devices, in stage-sets"
+                                                 : "activations held, in stage-sets (one stage's, one microbatch)"});
+  }
   for (const RunRule& r : chunk_rules)
     entries.push_back({OpFill(OpKind::kF, 1, 2), Named(r, in.runs.size()), false, palette::kBackground, true});
   for (const RunRule& r : pair_rules)
@@ -206,6 +227,8 @@ double Legend(Builder& b, const Frame& f, const LayoutInput& in, double y, const
   if (AnyComms(in.runs)) {  // the lanes (chart_comm.cc)
     entries.push_back({palette::kCommPosted, "a transfer, in the lane under its device: posted (sends above, receives below)"});
     entries.push_back({palette::kCommLink, "on the link until complete; on a device row, its compute waiting on communication"});
+    if (AnyCollectives(in.runs))
+      entries.push_back({palette::kCollective, "UNSHARD or REDUCE_GRAD on the device's collective stream, over its lane"});
   }
   if (!in.mark_legend.empty()) entries.push_back({palette::kMark, in.mark_legend});
   const double px = f.Font(20);
@@ -358,7 +381,7 @@ int TicksPerStrip(double cw, double viewed, bool cells) {
 
 // "aggregated: one column = 3 cycles · one row = 2 devices: ..." and a
 // video's "the video plays 7 cycles a frame", under the legend.
-double AggregationNote(Builder& b, const Frame& f, double y, double text_w, Tick ticks_per_frame) {
+double AggregationNote(Builder& b, const Frame& f, double y, double text_w, Tick ticks_per_frame, bool comms) {
   const int agg = f.ns ? 1 : f.agg;  // ns ticks: every op is its own cell (LayoutInput::ns_ticks)
   if (agg == 1 && f.rows_per == 1 && ticks_per_frame <= 1) return y;
   std::string note;
@@ -367,6 +390,8 @@ double AggregationNote(Builder& b, const Frame& f, double y, double text_w, Tick
     if (agg > 1) note += " one column = " + Str(agg) + " cycles";
     if (f.rows_per > 1) note += std::string(agg > 1 ? " ·" : "") + " one row = " + Str(f.rows_per) + " devices";
     note += " · a cell shows the kinds done in it, the bubble where idle half the time or more";
+    // A lane needs a device's own row (docs/rendering.md, "Large runs").
+    if (comms && f.rows_per > 1) note += " · no communication lanes: they need a row per device";
   }
   if (ticks_per_frame > 1) note += (note.empty() ? "" : " · ") + ("the video plays " + Str(ticks_per_frame) + " cycles a frame");
   const double px = b.Fit(note, f.Font(18), false, text_w);
@@ -443,6 +468,11 @@ Result<DisplayList> LayoutListingMixes(const LayoutInput& in, TextMeasurer& meas
 }  // namespace
 
 Result<DisplayList> Layout(const LayoutInput& in, TextMeasurer& measurer) {
+  if (GaugeInBytes(in.runs)) {  // send buffers stacked on the activations, in bytes (gauge_bytes.h)
+    std::vector<Metrics> storage;
+    std::vector<GaugeSend> sends;
+    return LayoutListingMixes(BytesGaugeInput(in, storage, sends), measurer);
+  }
   if (in.gauge != GaugeMode::kFullest) return LayoutListingMixes(in, measurer);
   std::vector<Metrics> storage;
   return LayoutListingMixes(FullestDeviceInput(in, storage), measurer);
@@ -488,7 +518,8 @@ Result<DisplayList> LayoutRuns(const LayoutInput& in, TextMeasurer& measurer, co
   std::string last_device = "d";
   last_device += Str(maxP - 1);
   style.gauge = in.gauge;
-  const std::string scale_text = Sets(list.gauge_scale, list.gauge_den);
+  style.gauge_bytes = list.gauge_bytes;
+  const std::string scale_text = GaugeText(list.gauge_scale, list.gauge_den, list.gauge_bytes);
   const double label_w = std::max({b.Measure(last_device, style.label_px, false).w,
                                    b.Measure("held", style.label_px, false).w,
                                    b.Measure("cycle", style.label_px, false).w,
@@ -530,14 +561,14 @@ Result<DisplayList> LayoutRuns(const LayoutInput& in, TextMeasurer& measurer, co
   // The note goes under the legend when cells aggregate; rows aggregate only
   // when a device row would be under a pixel where the picture is viewed.
   auto flexible_for = [&](int runs, double top) { return (bottom - top - runs * fixed - (runs - 1) * run_gap) / runs; };
-  double y = AggregationNote(b, f, legend_end, text_w, in.ticks_per_frame);
+  double y = AggregationNote(b, f, legend_end, text_w, in.ticks_per_frame, AnyComms(in.runs));
   double flexible = flexible_for(R, y);
   if (flexible * 0.75 * viewed / maxP < 1 && flexible * 0.75 * viewed >= 1) {
     f.rows_per = static_cast<int>(std::ceil(maxP / std::floor(flexible * 0.75 * viewed)));
     list.items.erase(std::remove_if(list.items.begin(), list.items.end(),
                                     [](const Item& it) { return it.role == Role::kNote; }),
                      list.items.end());
-    y = AggregationNote(b, f, legend_end, text_w, in.ticks_per_frame);
+    y = AggregationNote(b, f, legend_end, text_w, in.ticks_per_frame, AnyComms(in.runs));
     flexible = flexible_for(R, y);
   }
   const int rows = (maxP + f.rows_per - 1) / f.rows_per;

@@ -94,6 +94,7 @@ struct ChartStyle {
   int gx = 1, gy = 1;    // gap between cells, in pixels
   std::vector<Tick> finishes;  // every run's makespan, distinct, ascending
   GaugeMode gauge = GaugeMode::kFullest;
+  bool gauge_bytes = false;  // the gauges count bytes, send buffers stacked on the activations (gauge_bytes.h)
 };
 
 }  // namespace ppsim::render

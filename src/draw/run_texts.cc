@@ -45,9 +45,11 @@ std::vector<std::string> StatusTexts(const Frame& f, const RunInput& run, GaugeM
     return busy;
   };
   const std::string total = Str(t.schedule.op_count());
-  // Held, in stage-sets: a chunk's set counts 1/ChunksPerStage.
+  // Held, in stage-sets: a chunk's set counts 1/ChunksPerStage; or in bytes,
+  // send buffers included, when the gauge counts bytes (gauge_bytes.h).
   const std::int64_t chunks = ChunksPerStage(t.problem);
-  auto sets = [&](std::int64_t held) { return Sets(held, chunks); };
+  const bool bytes = run.send != nullptr;
+  auto sets = [&](std::int64_t held) { return GaugeText(held, chunks, bytes); };
   std::vector<std::string> status;
   for (Tick k = 0; k < t.makespan; k += f.agg) {
     const std::int64_t done = std::upper_bound(ends.begin(), ends.end(), k) - ends.begin();
@@ -68,7 +70,7 @@ std::vector<std::string> StatusTexts(const Frame& f, const RunInput& run, GaugeM
   status.push_back("makespan " + TimeText(m.makespan, f.ns) + unit + " · idle " + TimeText(m.idle, f.ns) + " of " +
                    TimeText(slots, f.ns) + (f.ns ? " device-\u00B5s (" : " slots (") +
                    Str(slots > 0 ? (200 * m.idle + slots) / (2 * slots) : 0) + "%) · " +
-                   (fullest ? "fullest device peak " : "peak ") + sets(m.activations.peak) + " stage-sets");
+                   (fullest ? "fullest device peak " : "peak ") + sets(m.activations.peak) + (bytes ? "" : " stage-sets"));
   return status;
 }
 

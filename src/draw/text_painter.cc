@@ -81,7 +81,8 @@ Grid GridFor(const DisplayList& list, int columns) {
     max_p = std::max(max_p, r.problem.P);
   }
   for (const Item& item : list.items) {
-    if (item.role == Role::kGaugeBar) value_len = std::max<int>(value_len, Sets(item.value, list.gauge_den).size());
+    if (item.role == Role::kGaugeBar)
+      value_len = std::max<int>(value_len, GaugeText(item.value, list.gauge_den, list.gauge_bytes).size());
     if (item.role == Role::kIdleCount) idle_len = std::max(idle_len, 6 + Digits(item.value));  // " idle 6"
   }
   Grid g;
@@ -114,7 +115,8 @@ std::string Legend(const DisplayList& list, const Grid& g, int columns) {
     pairs = pairs || (s[item.device].second > item.tick0 && s[item.device].first < item.tick1);
     s[item.device] = {item.tick0, item.tick1};
   }
-  const std::string full = Sets(list.gauge_scale, list.gauge_den);
+  const std::string full = GaugeText(list.gauge_scale, list.gauge_den, list.gauge_bytes);
+  const std::string unit = list.gauge_bytes ? " bytes" : " stage-sets";
   const bool device = list.gauge == GaugeMode::kDevice;
   std::string s = std::string("F forward · B backward · ") + (any_w ? "W weight-grad · " : "") +
                   (any_r ? "R recompute (F again before B) · " : "") + ". bubble · ";
@@ -122,10 +124,13 @@ std::string Legend(const DisplayList& list, const Grid& g, int columns) {
   const char* who = device ? "h0, h1, ...: activations each device holds"
                     : fullest ? "held: activations on the fullest device (F start to B/W end)"
                               : "held: activations held by all devices";
-  s += g.numbers ? std::string(who) + " in the cycle, in stage-sets"
+  s += g.numbers ? std::string(who) + " in the cycle, in" + unit
                  : "▁▃▅█ activations held" +
                        std::string(device ? " per device (hN: device N's; " : fullest ? " on the fullest device (" : " (") +
-                       "full = " + full + " stage-sets; each cycle's under the chart)";
+                       "full = " + full + (list.gauge_bytes ? "" : " stage-sets") + "; each cycle's under the chart)";
+  if (list.gauge_bytes)
+    s += std::string(" · ") + (device ? "held with its send buffers; sN: device N's send buffers"
+                                      : "held with the send buffers; send: the send buffers' share of it");
   if (chunked && g.per_tick == 1) s += " · f b w: a later chunk (c1, ...)";
   if (pairs) s += g.per_tick == 1 ? " · + an overlapped F+B pair" : " · F4c0+B0c1 an overlapped pair";
   const bool comms = std::any_of(list.items.begin(), list.items.end(), [](const Item& it) {
@@ -134,6 +139,8 @@ std::string Legend(const DisplayList& list, const Grid& g, int columns) {
   if (comms)
     s += " · under each device, its transfers: : posted, s its send on the link, r its receive, x both · ~ a device "
          "waiting on communication";
+  if (std::any_of(list.items.begin(), list.items.end(), [](const Item& it) { return it.role == Role::kCollective; }))
+    s += " · u an UNSHARD, g a REDUCE_GRAD on the device's collective stream";
   if (g.per_column > 1) s += " · one column = " + std::to_string(g.per_column) + " cycles";
   if (list.ticks_per_strip > 1) s += " · values: the most in each " + std::to_string(list.ticks_per_strip) + " cycles";
   return WrapPhrases(s, columns);
@@ -223,22 +230,29 @@ std::vector<Row> DeviceRows(const DisplayList& list, const Grid& g, size_t r, Ti
 
 // The comm lane under each device row of run `r` at frame t (none when the
 // run draws no transfers): ":" while a transfer is posted, then "s" while a
-// send is on its link, "r" while a receive is, "x" where both are.
+// send is on its link, "r" while a receive is, "x" where both are; "u" an
+// UNSHARD and "g" a REDUCE_GRAD on the collective stream, over them.
 std::vector<Row> LaneRows(const DisplayList& list, const Grid& g, size_t r, Tick t, size_t width) {
   const int P = list.runs[r].problem.P;
   std::vector<Row> lanes;
   for (const Item& item : list.items) {
-    const bool link = item.role == Role::kTransferLink;
-    if (item.run != static_cast<int>(r) || (!link && item.role != Role::kTransfer) || item.device < 0 ||
-        item.device >= P)
+    const bool link = item.role == Role::kTransferLink, collective = item.role == Role::kCollective;
+    if (item.run != static_cast<int>(r) || (!link && !collective && item.role != Role::kTransfer) ||
+        item.device < 0 || item.device >= P)
       continue;
     if (lanes.empty()) lanes.assign(P, Row(width));
     if (!item.VisibleAt(t)) continue;
     const Tick end = item.grow_ticks > 0 ? std::min(item.tick1, std::max(item.tick0, t)) : item.tick1;
     const int c0 = g.col(item.tick0), c1 = std::min<int>(static_cast<int>(width), std::max(g.col(end), c0 + 1));
+    if (collective) {  // drawn after the transfers (chart_comm.cc), over them
+      for (int c = c0; c < c1 && end > item.tick0; ++c)
+        lanes[item.device][c] = {item.op_kind == 'U' ? "u" : "g", true, item.color};
+      continue;
+    }
     const std::string mine = link ? (item.op_kind == 'S' ? "s" : "r") : ":";
     for (int c = c0; c < c1 && end > item.tick0; ++c) {
       Glyph& cell = lanes[item.device][c];
+      if (cell.text == "u" || cell.text == "g") continue;  // a collective stays over the transfers
       if (!link && cell.text != " ") continue;  // "posted" never hides a transfer on its link
       const bool both = link && cell.text != " " && cell.text != ":" && cell.text != mine;
       cell = {both ? "x" : mine, true, item.color};
@@ -250,12 +264,13 @@ std::vector<Row> LaneRows(const DisplayList& list, const Grid& g, size_t r, Tick
 // Run r's gauge series at frame t, one per gauge row (the cluster, or each
 // device's lane): the value of each strip of ticks_per_strip cycles up to
 // min(t, makespan), 0 where nothing is held.
-std::vector<std::vector<std::int64_t>> GaugeValues(const DisplayList& list, size_t r, Tick t, size_t lanes) {
+std::vector<std::vector<std::int64_t>> GaugeValues(const DisplayList& list, size_t r, Tick t, size_t lanes,
+                                                   Role role = Role::kGaugeBar) {
   const Tick strip = list.ticks_per_strip;
   const Tick shown = std::min(t, list.runs[r].metrics.makespan);
   std::vector<std::vector<std::int64_t>> values(lanes, std::vector<std::int64_t>((shown + strip - 1) / strip, 0));
   for (const Item& item : list.items) {
-    if (item.run != static_cast<int>(r) || item.role != Role::kGaugeBar || !item.VisibleAt(t)) continue;
+    if (item.run != static_cast<int>(r) || item.role != role || !item.VisibleAt(t)) continue;
     const size_t lane = item.device >= 0 && static_cast<size_t>(item.device) < lanes ? item.device : 0;
     const size_t k = static_cast<size_t>(item.tick0 / strip);
     if (k < values[lane].size()) values[lane][k] = item.value;
@@ -265,20 +280,20 @@ std::vector<std::vector<std::int64_t>> GaugeValues(const DisplayList& list, size
 
 // A gauge row: each value under its cycle, or a bar (▁..█) over the scale.
 Row GaugeRow(const DisplayList& list, const Grid& g, const std::vector<std::int64_t>& values, const std::string& name,
-             size_t width) {
+             size_t width, Color colour = palette::kHeld) {
   Row row(width);
   Put(row, name, 0);
   const std::int64_t scale = std::max<std::int64_t>(1, list.gauge_scale);
   for (size_t k = 0; k < values.size(); ++k) {
     const Tick x0 = static_cast<Tick>(k) * list.ticks_per_strip;
     if (g.numbers) {
-      Put(row, Sets(values[k], list.gauge_den), g.col(x0), palette::kHeld);
+      Put(row, GaugeText(values[k], list.gauge_den, list.gauge_bytes), g.col(x0), colour);
       continue;
     }
     const int level = std::clamp(static_cast<int>((values[k] * 8 + scale - 1) / scale), 0, 8);
     const Tick x1 = x0 + list.ticks_per_strip;
     for (int c = g.col(x0); c < std::max(g.col(x1), g.col(x0) + g.per_tick) && c < static_cast<int>(width); ++c) {
-      if (values[k] > 0 || row[c].text == " ") row[c] = {kBars[level], values[k] > 0, palette::kHeld};
+      if (values[k] > 0 || row[c].text == " ") row[c] = {kBars[level], values[k] > 0, colour};
     }
   }
   return row;
@@ -290,7 +305,8 @@ std::string ValueLines(const DisplayList& list, const std::vector<std::int64_t>&
                        int columns) {
   std::vector<std::string> cells;
   size_t widest = 1;
-  for (std::int64_t v : values) widest = std::max(widest, (cells.emplace_back(Sets(v, list.gauge_den))).size());
+  for (std::int64_t v : values)
+    widest = std::max(widest, (cells.emplace_back(GaugeText(v, list.gauge_den, list.gauge_bytes))).size());
   const Tick strip = list.ticks_per_strip;
   const int head = static_cast<int>(name.size()) + 2 + Digits(static_cast<Tick>(values.size()) * strip);
   const int group = static_cast<int>(10 * (widest + 1) + 1);  // ten values and the gap after them
@@ -338,12 +354,20 @@ std::string PaintText(const DisplayList& list, Tick t, int columns, bool ansi) {
     // One gauge row, or one per device (GaugeMode::kDevice), under the chart.
     const size_t lanes = list.gauge == GaugeMode::kDevice ? list.runs[r].problem.P : 1;
     const std::vector<std::vector<std::int64_t>> values = GaugeValues(list, r, t, lanes);
+    // When the gauge counts bytes, the send buffers' share of each row, under it.
+    std::vector<std::vector<std::int64_t>> sends;
+    if (list.gauge_bytes) sends = GaugeValues(list, r, t, lanes, Role::kSendBuffer);
+    auto name = [&](size_t d, bool send) {
+      return lanes == 1 ? std::string(send ? "send" : "held") : (send ? "s" : "h") + std::to_string(d);
+    };
     for (size_t d = 0; d < lanes; ++d) {
-      const std::string name = lanes == 1 ? "held" : "h" + std::to_string(d);
-      out += Join(GaugeRow(list, g, values[d], name, width), ansi, true) + "\n";
+      out += Join(GaugeRow(list, g, values[d], name(d, false), width), ansi, true) + "\n";
+      if (!sends.empty())
+        out += Join(GaugeRow(list, g, sends[d], name(d, true), width, palette::kSendBuffer), ansi, true) + "\n";
     }
     for (size_t d = 0; !g.numbers && d < lanes; ++d) {
-      out += ValueLines(list, values[d], lanes == 1 ? "held" : "h" + std::to_string(d), columns);
+      out += ValueLines(list, values[d], name(d, false), columns);
+      if (!sends.empty()) out += ValueLines(list, sends[d], name(d, true), columns);
     }
   }
   if (t >= list.last_tick && !list.closing.empty()) {

@@ -55,7 +55,8 @@ Result<Problem> ToProblem(const ProblemOptions& o) {
                            {"link.latency", &o.link_latency},
                            {"link.bandwidth", &o.link_bandwidth},
                            {"link.concurrency", &o.link_concurrency},
-                           {"link.bytes", &o.link_bytes}})
+                           {"link.bytes", &o.link_bytes},
+                           {"link.send_release", &o.link_send_release}})
     if (!text->empty())
       if (Error e = set(key, *text); !e.ok()) return e;
   p.overlap = !o.no_overlap;

@@ -175,6 +175,27 @@ TEST(CommsScene, TheJsonStatesTheLinkInUnitsAndTicks) {
   EXPECT_FALSE(SimulateJson("-s interleaved -P 4 --chunks 2 -M 8").contains("comms"));
 }
 
+// PyTorch PR #193903: send buffers held to the step's end (PyTorch's
+// runtime, the default) against freed at completion: same step, and the
+// fullest device's send buffers 32 transfers against 3.
+TEST(CommsScene, SendReleaseFreesBuffersAtCompletion) {
+  const std::string args = "-s interleaved -P 4 --chunks 2 -M 8 --comms pytorch --link-bytes 1000";
+  const nlohmann::json end = SimulateJson(args), done = SimulateJson(args + " --link-send-release completion");
+  EXPECT_EQ(end["comms"]["send_release"], "step_end");
+  EXPECT_EQ(done["comms"]["send_release"], "completion");
+  EXPECT_EQ(end["makespan"], done["makespan"]);
+  EXPECT_EQ(end["peak_send_bytes"], 32000);  // devices 1 and 2: F and B of both chunks, 8 microbatches
+  EXPECT_EQ(done["peak_send_bytes"], 3000);
+  const testing::ToolRun bad = RunPpsim("simulate " + args + " --link-send-release soon");
+  EXPECT_EQ(bad.exit_code, 3);  // an invalid value
+  EXPECT_NE(bad.err.find("--link-send-release: 'soon' is not one of step_end, completion"), std::string::npos)
+      << bad.err;
+  EXPECT_TRUE(bad.out.empty());
+  // The example scene's claims hold: same makespan, more bytes held to the end.
+  const testing::ToolRun check = RunPpsim("check " + std::string(PPSIM_SOURCE_DIR) + "/examples/send_buffers.toml");
+  EXPECT_EQ(check.exit_code, 0) << check.err;
+}
+
 TEST(CommsScene, AnUnknownLinkKeyIsOneLine) {
   std::string text = kScene;
   text.replace(text.find("latency = 0"), 7, "lat");
@@ -182,7 +203,7 @@ TEST(CommsScene, AnUnknownLinkKeyIsOneLine) {
   const testing::ToolRun run = RunPpsim("check " + scene);
   std::remove(scene.c_str());
   EXPECT_EQ(run.exit_code, 4);
-  EXPECT_NE(run.err.find(":17:10: unknown key 'link.lat' (known: latency, bandwidth, concurrency, bytes)"),
+  EXPECT_NE(run.err.find(":17:10: unknown key 'link.lat' (known: latency, bandwidth, concurrency, bytes, send_release)"),
             std::string::npos)
       << run.err;
   EXPECT_TRUE(run.out.empty()) << run.out;

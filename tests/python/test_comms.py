@@ -28,3 +28,15 @@ def test_deferring_recvs_closes_the_bubble():
 def test_bad_link_value_names_the_keyword():
     with pytest.raises(ppsim.Error, match="link_bandwidth must be ≥ 1, got 0"):
         ppsim.simulate("1f1b", comms="pytorch", link_bandwidth=0)
+
+
+def test_send_release_frees_buffers_at_completion():
+    # PyTorch PR #193903: held to the step's end, devices 1 and 2 hold all 32
+    # of their sends' buffers; freed at completion, at most 3.
+    args = dict(P=4, chunks=2, M=8, comms="pytorch", link_bytes=1000)
+    end = ppsim.simulate("interleaved", **args)
+    done = ppsim.simulate("interleaved", link_send_release="completion", **args)
+    assert end.makespan == done.makespan
+    assert (end.peak_send_bytes, done.peak_send_bytes) == (32000, 3000)
+    with pytest.raises(ppsim.Error, match="link_send_release: 'soon' is not one of step_end, completion"):
+        ppsim.simulate("interleaved", link_send_release="soon", **args)

@@ -219,6 +219,97 @@ TEST(CommLanes, LegibleAt760AndAtAPhonesWidth) {
   }
 }
 
+// UNSHARD and REDUCE_GRAD on the collective stream: 1F1B lowered by
+// PyTorch's rule with parameter bytes and a bandwidth, so that each
+// all-gather and reduce-scatter lasts parameter bytes / bandwidth (4 units).
+TEST(CommLanes, CollectivesOverTheLaneFromStartToEnd) {
+  Problem p;
+  p.P = 4;
+  p.M = 4;
+  p.comms.order = CommOrder::kPytorch;
+  p.comms.latency = 1;
+  p.comms.bandwidth = 100;
+  p.memory.param_bytes = {400};
+  Result<Timeline> t = Simulate("1f1b", p);
+  ASSERT_TRUE(t.ok()) << t.error().message;
+  const ppsim::Run run = Measured("fsdp", std::move(*t));
+  ASSERT_NE(run.timeline.comms, nullptr);
+  LayoutInput input;
+  input.runs.push_back({&run});
+  auto m = NewMeasurer();
+  Result<DisplayList> list = Layout(input, *m);
+  ASSERT_TRUE(list.ok()) << list.error().message;
+  EXPECT_EQ(CheckLegibility(*list, *m).code, ErrorCode::kOk);
+  const auto rows = ComputeRows(*list);
+  const std::vector<Item> marks = Of(*list, Role::kCollective);
+  // A cell's left edge is x0 + k·tick0 and its right edge x1 + k·tick1
+  // (the same gaps as the op cells), read off the first and last op.
+  const std::vector<Item> ops = Of(*list, Role::kOp);
+  auto [first, last] = std::minmax_element(ops.begin(), ops.end(),
+                                           [](const Item& a, const Item& b) { return a.tick0 < b.tick0; });
+  const double k = (last->box.x - first->box.x) / static_cast<double>(last->tick0 - first->tick0);
+  const double x0 = first->box.x - k * first->tick0, x1 = first->box.right() - k * first->tick1;
+  size_t timed = 0;
+  std::set<char> kinds;
+  for (const Collective& c : run.timeline.comms->collectives) {
+    if (c.end <= c.start) continue;
+    ++timed;
+    const char kind = c.kind == CommKind::kUnshard ? 'U' : 'G';
+    auto it = std::find_if(marks.begin(), marks.end(), [&](const Item& i) {
+      return i.device == c.device && i.stage == c.stage && i.op_kind == kind;
+    });
+    ASSERT_NE(it, marks.end()) << "d" << c.device << " s" << c.stage << " " << kind;
+    EXPECT_EQ(it->tick0, c.start);
+    EXPECT_EQ(it->tick1, c.end);
+    EXPECT_EQ(it->tick1 - it->tick0, 4 * run.timeline.problem.ticks_per_unit);
+    EXPECT_EQ(it->color, palette::kCollective);
+    EXPECT_GE(it->box.y, rows.at(c.device).second);  // in the lane under the device's row
+    if (rows.count(c.device + 1)) {
+      EXPECT_LE(it->box.bottom(), rows.at(c.device + 1).first);
+    }
+    EXPECT_NEAR(it->box.x, x0 + k * c.start, 1.0);
+    EXPECT_NEAR(it->box.right(), x1 + k * c.end, 1.0);
+    kinds.insert(kind);
+  }
+  EXPECT_EQ(marks.size(), timed);
+  EXPECT_EQ(timed, 8u);  // one UNSHARD and one REDUCE_GRAD per stage
+  EXPECT_EQ(kinds, (std::set<char>{'U', 'G'}));
+  // The PNG: the collective's colour in its middle.
+  Result<std::string> png = RenderPng(*list, list->last_tick);
+  ASSERT_TRUE(png.ok());
+  const PngPixels pixels(*png);
+  for (const Item& c : marks)
+    EXPECT_EQ(pixels.At(static_cast<int>(c.box.x + c.box.w / 2), static_cast<int>(c.box.y + c.box.h / 2)),
+              palette::kCollective)
+        << c.op_kind << " on d" << c.device;
+  // The page: class, device, ticks and the action as PyTorch names it.
+  const std::string html = WriteHtml(*list, PaceFor(list->last_tick, 30));
+  for (const Item& c : marks) {
+    EXPECT_NE(html.find("class=\"collective\" data-run=\"0\" data-device=\"" + std::to_string(c.device) +
+                        "\" data-start=\"" + std::to_string(c.tick0) + "\" data-end=\"" + std::to_string(c.tick1) +
+                        "\" data-op=\"" + (c.op_kind == 'U' ? "UNSHARD" : "REDUCE_GRAD") + "@s" +
+                        std::to_string(c.stage) + "\""),
+              std::string::npos)
+        << c.op_kind << " on d" << c.device;
+  }
+  EXPECT_NE(WriteSvg(*list, list->last_tick).find(Hex(palette::kCollective)), std::string::npos);
+  // The legend's swatch and words.
+  bool legend = false;
+  for (const Item& it : Of(*list, Role::kLegendLabel)) legend = legend || it.text.find("UNSHARD or REDUCE_GRAD") == 0;
+  EXPECT_TRUE(legend);
+  // The terminal: "u" and "g" in d0's lane, and the legend's words.
+  Result<DisplayList> text_list = LayOutText(input);
+  ASSERT_TRUE(text_list.ok()) << text_list.error().message;
+  const std::string text = PaintText(*text_list, text_list->last_tick, 200);
+  EXPECT_NE(text.find("u an UNSHARD, g a REDUCE_GRAD"), std::string::npos);
+  const size_t d0 = text.find("\nd0 ");
+  ASSERT_NE(d0, std::string::npos);
+  const size_t lane = text.find('\n', d0 + 1) + 1;
+  const std::string lane_row = text.substr(lane, text.find('\n', lane) - lane);
+  EXPECT_NE(lane_row.find("uuuu"), std::string::npos) << lane_row;
+  EXPECT_NE(lane_row.find("gggg"), std::string::npos) << lane_row;
+}
+
 TEST(CommLanes, NoneWithoutComms) {
   CommScene s(CommOrder::kNone);
   EXPECT_EQ(s.run.timeline.comms, nullptr);

@@ -13,9 +13,9 @@ std::string CliFlag(std::string_view field) {
   if (field == "P" || field == "M") return "-" + std::string(field);
   if (field == "costs") return "--cost";
   if (field == "memory.limit") return "--memory-limit";
-  if (field.starts_with("link.")) return "--link-" + std::string(field.substr(5));
   if (field == "out" || field == "output") return "-o";
   std::string flag = "--" + std::string(field);
+  if (field.starts_with("link.")) flag[6] = '-';  // "--link-send-release"
   for (char& c : flag)
     if (c == '_') c = '-';
   return flag;

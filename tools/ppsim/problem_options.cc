@@ -50,6 +50,8 @@ void AddProblemOptions(CLI::App& cmd, io::ProblemOptions& o) {
   cmd.add_option("--link-concurrency", o.link_concurrency,
                  "with --comms: RECVs a device may have pending before its next call waits (default 1; 0 = unlimited)");
   cmd.add_option("--link-bytes", o.link_bytes, "with --comms: bytes of one transfer; per boundary b0:b1:... (S-1 values)");
+  cmd.add_option("--link-send-release", o.link_send_release,
+                 "with --comms: a send's buffer is freed at step_end (PyTorch's runtime, default) or at completion");
   cmd.add_option("--hold", o.hold, "activation accounting: held = [F end, B start) (default), resident = [F start, B/W end)");
 }
 

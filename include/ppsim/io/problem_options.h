@@ -33,12 +33,13 @@ struct ProblemOptions {
   // before_b, 0); recompute_inputs a fraction "0.125" or "1/8".
   std::string recompute, recompute_at, recompute_inputs;
   // Communication as ops (docs/comms.md): "" = off, or the keys comms,
-  // link.latency, link.bandwidth, link.concurrency, link.bytes.
+  // link.latency, link.bandwidth, link.concurrency, link.bytes, link.send_release.
   std::string comms;
   std::string link_latency;
   std::string link_bandwidth;
   std::string link_concurrency;
   std::string link_bytes;
+  std::string link_send_release;  // "step_end" or "completion"
   // A model file (docs/costs.md) and a Megatron layout string (docs/layouts.md),
   // both or neither: the stages, v and per-stage costs summed from the
   // model's layers (io::ApplyModelLayout); then `cost` must be empty.

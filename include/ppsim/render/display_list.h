@@ -61,6 +61,11 @@ inline constexpr Color kCursor{200, 40, 40};       // "now"
 // where a compute row waits on a transfer.
 inline constexpr Color kCommPosted{178, 219, 214};
 inline constexpr Color kCommLink{0, 121, 112};
+// An UNSHARD's all-gather or a REDUCE_GRAD's reduce-scatter on a device's
+// collective stream, over its comm lane.
+inline constexpr Color kCollective{140, 86, 75};
+// Send buffers in the memory gauge, stacked on the activations held.
+inline constexpr Color kSendBuffer{95, 178, 168};
 inline constexpr Color kMark{176, 0, 32};          // a run's marks: how late a measured op started
 }  // namespace palette
 
@@ -101,6 +106,9 @@ enum class Role : std::uint8_t {
                  // (op_kind 'S' its SEND, 'R' its RECV; microbatch; stage = the boundary; value 1 = a gradient)
   kTransferLink, // the same transfer's time on its link, [tick0, tick1) = start to completion, over kTransfer
   kCommWait,     // a bar on a compute row where it waits on a transfer, [tick0, tick1)
+  kCollective,   // an UNSHARD ('U') or REDUCE_GRAD ('G') over its device's comm lane, [tick0, tick1) = its
+                 // start to its end on the collective stream; stage = the stage it gathers or reduces
+  kSendBuffer,   // the send buffers' share of a gauge bar, stacked on its top, [tick0, tick1); value = bytes
   kMark,         // a run's mark (RunMark): a bar over [tick0, tick1) on a device row and its label; value = ticks
 };
 
@@ -145,6 +153,7 @@ struct Item {
   int stage = -1;
   int chunk = -1;             // ops of a run with v > 1: the device's chunk (c0, c1, ...)
   std::int64_t value = 0;     // gauge bars, peak lines and values: held, in 1/DisplayList::gauge_den stage-sets
+                              // (bytes when DisplayList::gauge_bytes; a kSendBuffer: its send buffers' bytes)
 
   bool VisibleAt(Tick t) const { return from <= t && t < until; }
   // Width at frame t (box.w unless the item grows).
@@ -185,6 +194,10 @@ struct DisplayList {
   // gauge's full height: the largest peak of all runs (cluster-wide, or of
   // one device with GaugeMode::kDevice).
   GaugeMode gauge = GaugeMode::kFullest;
+  // When a run holds send buffers and every run gives its activations'
+  // bytes, the gauges count bytes instead (gauge_den 1), and stack each
+  // device's send buffers on its activations (Role::kSendBuffer).
+  bool gauge_bytes = false;
   std::int64_t gauge_den = 1;
   std::int64_t gauge_scale = 0;
   std::string title, subtitle;

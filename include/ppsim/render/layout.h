@@ -34,6 +34,15 @@ struct RunMark {
   std::string text;
 };
 
+// The send buffers' share of what a run's gauge shows, in bytes, when the
+// gauge stacks them on the activations (a run that models communication
+// and holds send buffers: docs/rendering.md, "Send buffers"): of the
+// cluster's (or the fullest device's) series, and of each device's.
+struct GaugeSend {
+  StepSeries shown;
+  std::vector<StepSeries> per_device;
+};
+
 // One run as a chart draws it: the run (its name, timeline and metrics) and
 // what the picture adds to it.
 struct RunInput {
@@ -45,6 +54,10 @@ struct RunInput {
   // peak; GaugeMode::kFullest). null = run->metrics.
   const Metrics* shown = nullptr;
   const Metrics& metrics() const { return shown != nullptr ? *shown : run->metrics; }
+  // Set by the layout, not by callers: when the gauges count bytes, the
+  // send buffers' share of each series (shown's activations are then
+  // activation bytes plus send buffers). null = stage-sets, no send buffers.
+  const GaugeSend* send = nullptr;
 };
 
 struct LayoutInput {
