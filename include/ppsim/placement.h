@@ -17,6 +17,21 @@ namespace ppsim {
 // The op that `id` waits on (its one data dependency), or kNoOp. Every op
 // has at most one: the chain F(m,0..S-1) -> B(m,S-1..0), W(m,s) after B(m,s).
 OpId DependencyOf(const OpSpace& space, bool split_backward, OpId id);
+// The same, of an op already decoded (space.At(id)), with no division.
+inline OpId DependencyOf(const OpSpace& space, const Op& op) {
+  switch (op.kind) {
+    case OpKind::kF:
+      return !space.IsFirstStage(op.stage) ? space.Id(OpKind::kF, op.microbatch, op.stage - 1) : kNoOp;
+    case OpKind::kB:
+      return !space.IsLastStage(op.stage) ? space.Id(OpKind::kB, op.microbatch, op.stage + 1)
+                                          : space.Id(OpKind::kF, op.microbatch, op.stage);
+    case OpKind::kW:
+      return space.Id(OpKind::kB, op.microbatch, op.stage);
+    case OpKind::kR:  // its own F (recompute.h); Megatron's R also waits on B's gradient
+      return space.Id(OpKind::kF, op.microbatch, op.stage);
+  }
+  return kNoOp;
+}
 
 // Places `schedule` in time. O(ops): every op is visited once.
 // REQUIRES: ValidateProblem(problem) and CheckComplete(problem, schedule) ok.

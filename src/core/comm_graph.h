@@ -6,6 +6,7 @@
 // node left unvisited sits on a cycle of waits: a deadlock.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -111,11 +112,53 @@ struct PostingOrder {
 // waits grouped by device, each device's in time order). Sets
 // run.timeline.makespan.
 // `buffers` is kept from one call to the next (its contents are its own).
+//
+// The pass over the transfers may be the caller's own, as it writes them
+// (Start, then Count for each transfer in id order, then FinishCounted);
+// FinishFigures makes it itself.
 struct FigureBuffers {
-  std::vector<std::int32_t> link_of;
+  // A device's send buffers when each is held to the step's end: all it
+  // posts, and those it posts at its latest post tick (at the step's end
+  // they go in after the others are released).
+  struct HeldToEnd {
+    std::int64_t bytes = 0;
+    Tick last_post = -1;
+    std::int64_t bytes_at_last = 0;
+  };
+  std::vector<Tick> step_end;    // per device
+  std::vector<Tick> comm_time;   // per device
+  std::vector<HeldToEnd> held;   // per device
+  std::vector<std::vector<std::pair<int, int>>> dsts;  // per src: (dst, link), links numbered as met
+  std::vector<std::int64_t> from_link;  // per link: its transfers counted
+  std::vector<std::int32_t> link_of;    // per transfer
+  std::vector<std::int32_t> link_at;    // per (boundary, direction): its link, or -1
   std::vector<std::pair<Tick, Tick>> spans;
+
+  void Start(const std::vector<Tick>& device_end, size_t transfers);
+  void Count(size_t i, const Transfer& x) {
+    step_end[x.src] = std::max(step_end[x.src], x.end);
+    step_end[x.dst] = std::max(step_end[x.dst], x.end);
+    comm_time[x.src] += x.end - x.start;
+    comm_time[x.dst] += x.end - x.start;
+    HeldToEnd& h = held[x.src];
+    h.bytes += x.bytes;
+    if (x.send_post > h.last_post) {
+      h.last_post = x.send_post;
+      h.bytes_at_last = 0;
+    }
+    if (x.send_post == h.last_post) h.bytes_at_last += x.bytes;
+    const size_t key = 2 * static_cast<size_t>(x.boundary) + (x.backward ? 1 : 0);
+    if (key >= link_at.size() || link_at[key] < 0) NewLink(key, x);
+    link_of[i] = link_at[key];
+    ++from_link[link_at[key]];
+  }
+
+ private:
+  void NewLink(size_t key, const Transfer& x);
 };
 void FinishFigures(const Problem& problem, const CommModel& model, const std::vector<Tick>& device_end,
                    const PostingOrder& posts, FigureBuffers& buffers, CommRun& run);
+void FinishCounted(const Problem& problem, const CommModel& model, const PostingOrder& posts, FigureBuffers& buffers,
+                   CommRun& run);
 
 }  // namespace ppsim::comm

@@ -42,11 +42,14 @@ struct CommScratch::Buffers {
     std::int32_t next[2] = {-1, -1};            // the next in the list it waits in, for each side
     std::int32_t boundary = 0, microbatch = 0;  // which transfer (comm_model.h)
     bool backward = false;
-    std::uint8_t seen = 0;                      // 1: its SEND is in a program, 2: its RECV
-    std::uint8_t pending = 2;                   // sides not posted and calls not completed that it waits for
-    bool timed = false;
+    // In the scan, 1: its SEND is in a program, 2: its RECV; then the sides
+    // not posted and calls not completed that it waits for.
+    std::uint8_t pending = 0;
+    std::int16_t lane_waits = -1;               // the first lane waiting on it (kMaxDevices < 2^15)
+    bool timed() const { return end >= 0; }
   };
   static_assert(sizeof(Side) == 64);
+  static_assert(kMaxDevices < (1 << 15), "Side::lane_waits holds a device in 16 bits");
   // Per device: where its walk stands.
   struct Lane {
     std::int64_t next = 0;         // its next action
@@ -54,18 +57,22 @@ struct CommScratch::Buffers {
     std::int32_t batch = -1;       // the previous action's batch
     std::int64_t batch_first = -1; // the first action of that batch
     std::int32_t collective = 0;   // its next collective's id
-    std::int64_t recvs = 0;        // RECVs it has posted
     std::int32_t next_waiting = -1;  // the next lane waiting on the same transfer
+    Tick compute_end = -1;           // its latest compute's end
   };
   std::vector<std::int32_t> transfer_of;  // (boundary, microbatch, direction) -> transfer, or -1
   // Per action, devices in turn (from action_from[d]): a SEND's or RECV's
-  // transfer; for a compute slot, the inputs of its ops: ≥ 0 a transfer it
+  // transfer and the transfer whose RECV its call queues behind (or -1);
+  // for a compute slot, the inputs of its ops: ≥ 0 a transfer it
   // receives, ≤ -2 an op on its own device (LocalInput), -1 none.
   struct Link {
     std::array<std::int32_t, 2> in = {-1, -1};
-    Tick ticks = 0;  // compute: how long it runs
+    Tick ticks = 0;  // compute: how long it runs; SEND: 1 when its producer is the device's latest compute before it
   };
   std::vector<Tick> boundary_ticks;  // per stage boundary: a transfer's latency + bytes / bandwidth
+  std::vector<std::int64_t> boundary_bytes;  // per stage boundary: a transfer's bytes
+  std::vector<Tick> kind_ticks, full_ticks;  // per (kind, stage) and per stage: a compute's cost
+  std::vector<std::uint64_t> scanned;         // per op id, a bit: its compute is in a program scanned so far
   std::vector<Link> links;
   std::vector<std::int64_t> action_from;
   std::vector<Side> sides;
@@ -74,7 +81,6 @@ struct CommScratch::Buffers {
   std::vector<std::int32_t> unshard_of;        // per stage: its latest UNSHARD so far, or -1
   comm::PostingOrder posts;
   std::vector<std::int32_t> stack;
-  std::vector<std::int32_t> lane_waits;  // per transfer: the first lane waiting on it, -1
   std::vector<int> work;                 // lanes that can go on
   std::vector<std::int32_t> device_of;         // per stage
   std::vector<std::vector<CommWait>> waits;    // per device, in time order
@@ -111,7 +117,7 @@ class Walk {
     const std::int64_t n = kinds * space_.stages() * space_.microbatches();
     end_ = &run_.timeline.end;
     start_ = &run_.timeline.stored_start;
-    end_->assign(static_cast<size_t>(n), -1);
+    end_->assign(static_cast<size_t>(n), -1);  // -1: an id no slot places (a full backward's W)
     start_->assign(static_cast<size_t>(n), -1);
     b_.lanes.assign(P, Buffers::Lane{});
     b_.unshard_of.assign(static_cast<size_t>(S_), -1);
@@ -124,20 +130,21 @@ class Walk {
       b_.lanes[d].collective = b_.first_collective[d];
       b_.work.push_back(d);
     }
-    b_.lane_waits.assign(b_.sides.size(), -1);
     while (!b_.work.empty()) {  // a lane runs until it waits; timing a transfer wakes the lanes waiting on it
       const int d = b_.work.back();
       b_.work.pop_back();
       const std::vector<CommAction>& actions = program_.devices[d];
       Buffers::Lane& lane = b_.lanes[d];
       while (lane.next < static_cast<std::int64_t>(actions.size()) && Step(d, lane, actions)) --left;
-      if (bad_) return false;
     }
     if (left > 0) return false;  // lanes wait on each other: a cycle of waits
     for (const Buffers::Side& side : b_.sides)
-      if (!side.timed) return false;  // transfers that queue behind each other
+      if (!side.timed()) return false;  // transfers that queue behind each other
     if (overflow_) return false;
+    b_.device_end.assign(P, 0);
+    for (int d = 0; d < P; ++d) b_.device_end[d] = b_.lanes[d].ready;
     run_.transfers.resize(b_.sides.size());
+    b_.figures.Start(b_.device_end, b_.sides.size());
     for (size_t t = 0; t < b_.sides.size(); ++t) {
       const Buffers::Side& side = b_.sides[t];
       Transfer& x = run_.transfers[t];
@@ -150,15 +157,12 @@ class Walk {
       x.recv_post = side.recv_post;
       x.start = side.end - b_.boundary_ticks[side.boundary];
       x.end = side.end;
-      x.bytes = model_.BytesAt(side.boundary);
+      x.bytes = b_.boundary_bytes[side.boundary];
+      b_.figures.Count(t, x);
     }
     run_.waits.clear();
-    b_.device_end.assign(P, 0);
-    for (int d = 0; d < P; ++d) {
-      run_.waits.insert(run_.waits.end(), b_.waits[d].begin(), b_.waits[d].end());
-      b_.device_end[d] = b_.lanes[d].ready;
-    }
-    comm::FinishFigures(problem_, model_, b_.device_end, b_.posts, b_.figures, run_);
+    for (int d = 0; d < P; ++d) run_.waits.insert(run_.waits.end(), b_.waits[d].begin(), b_.waits[d].end());
+    comm::FinishCounted(problem_, model_, b_.posts, b_.figures, run_);
     return !overflow_;
   }
 
@@ -177,6 +181,8 @@ class Walk {
     *key = KeyOf(s, a.microbatch, backward);
     return true;
   }
+
+  static constexpr std::int64_t kAhead = 16, kSidesAhead = 4;
 
   static std::int32_t LocalInput(OpId p) { return static_cast<std::int32_t>(-2 - p); }
 
@@ -199,7 +205,19 @@ class Walk {
     b_.device_of.resize(static_cast<size_t>(S_));
     for (int st = 0; st < S_; ++st) b_.device_of[st] = problem_.DeviceOf(st);
     b_.boundary_ticks.resize(static_cast<size_t>(std::max(S_ - 1, 0)));
-    for (int st = 0; st + 1 < S_; ++st) b_.boundary_ticks[st] = Add(model_.latency, model_.SizeTicks(model_.BytesAt(st)));
+    b_.boundary_bytes.resize(b_.boundary_ticks.size());
+    for (int st = 0; st + 1 < S_; ++st) {
+      b_.boundary_bytes[st] = model_.BytesAt(st);
+      b_.boundary_ticks[st] = Add(model_.latency, model_.SizeTicks(b_.boundary_bytes[st]));
+    }
+    b_.kind_ticks.resize(static_cast<size_t>(4 * S_));
+    b_.full_ticks.resize(static_cast<size_t>(S_));
+    for (int st = 0; st < S_; ++st) {
+      for (OpKind k : {OpKind::kF, OpKind::kB, OpKind::kW, OpKind::kR})
+        b_.kind_ticks[static_cast<size_t>(k) * S_ + st] = problem_.costs.Of(k, st);
+      b_.full_ticks[st] = problem_.costs.FullBackward(st);
+    }
+    b_.scanned.assign(static_cast<size_t>(space_.size() + 63) / 64, 0);
     b_.links.clear();
     run_.collectives.clear();
     for (int d = 0; d < P; ++d) {
@@ -208,28 +226,36 @@ class Walk {
       b_.action_from[d] = static_cast<std::int64_t>(b_.links.size());
       const std::vector<Slot>& queue = schedule_.devices[d];
       size_t slot_at = 0;
+      Slot latest;  // the latest compute slot so far
       for (const CommAction& a : program_.devices[d]) {
         Buffers::Link& entry = b_.links.emplace_back();
         std::array<std::int32_t, 2>& link = entry.in;
         if (a.kind == CommKind::kCompute) {
           if (slot_at >= queue.size() || !(queue[slot_at] == a.slot)) return false;
           ++slot_at;
-          entry.ticks = comm::SlotTicks(problem_, space_, a.slot);
+          latest = a.slot;
+          const Op first = Decode(a.slot.op);
+          entry.ticks = a.slot.pair() || !problem_.op_durations.empty() ? comm::SlotTicks(problem_, space_, a.slot)
+                        : a.slot.full ? b_.full_ticks[first.stage]
+                                      : b_.kind_ticks[static_cast<size_t>(first.kind) * S_ + first.stage];
           int j = 0;
           for (OpId id : {a.slot.op, OpId{a.slot.overlapped}}) {
             if (id == kNoOp) continue;
-            const OpId p = DependencyOf(space_, schedule_.split_backward, id);
+            const Op op = id == a.slot.op ? first : Decode(id);
+            const OpId p = DependencyOf(space_, op);
             if (p == kNoOp) continue;
-            if (b_.device_of[space_.At(p).stage] == d) {
+            if (b_.device_of[Decode(p).stage] == d) {
+              if (!Scanned(p)) return false;  // later on this device: a deadlock the graph names
               link[j++] = LocalInput(p);
               continue;
             }
-            const Op op = space_.At(id);
             const bool backward = op.kind == OpKind::kB;
             const std::int32_t t = b_.transfer_of[KeyOf(backward ? op.stage : op.stage - 1, op.microbatch, backward)];
             if (t < 0) return false;  // its RECV is not before it in this program
             link[j++] = t;
           }
+          for (OpId id : {a.slot.op, OpId{a.slot.overlapped}})
+            if (id != kNoOp) b_.scanned[static_cast<size_t>(id) / 64] |= std::uint64_t{1} << (id % 64);
         } else if (IsTransferKind(a.kind)) {
           size_t key = 0;
           int boundary = 0;
@@ -246,9 +272,19 @@ class Walk {
             side.backward = backward;
           }
           const std::uint8_t bit = send ? 1 : 2;
-          if (b_.sides[id].seen & bit) return false;
-          b_.sides[id].seen |= bit;
+          if (b_.sides[id].pending & bit) return false;
+          b_.sides[id].pending |= bit;
           link[0] = id;
+          if (send) {  // after the compute whose output it sends, else refused
+            const OpId producer = space_.Id(backward ? OpKind::kB : OpKind::kF, a.microbatch, a.stage);
+            if (!Scanned(producer)) return false;
+            entry.ticks = latest.op == producer || (latest.pair() && latest.overlapped == producer) ? 1 : 0;
+          }
+          // The call it queues behind on this device's stream: the
+          // concurrency-th latest RECV posted before it, or none.
+          const std::int64_t recvs = static_cast<std::int64_t>(b_.posts.recvs.size()) - b_.posts.recv_from[d];
+          const int c = model_.concurrency;
+          link[1] = c > 0 && recvs >= c ? b_.posts.recvs[b_.posts.recv_from[d] + recvs - c] : -1;
           (send ? b_.posts.sends : b_.posts.recvs).push_back(id);
         } else {
           if (a.stage < 0 || a.stage >= S_ || problem_.DeviceOf(a.stage) != d) return false;
@@ -259,8 +295,10 @@ class Walk {
     }
     b_.posts.StartDevice(P);
     b_.action_from[P] = static_cast<std::int64_t>(b_.links.size());
-    for (const Buffers::Side& s : b_.sides)
-      if (s.seen != 3) return false;
+    for (Buffers::Side& s : b_.sides) {
+      if (s.pending != 3) return false;
+      s.pending = 2;  // both sides to post
+    }
     return true;
   }
 
@@ -280,7 +318,7 @@ class Walk {
     (send ? side.send_post : side.recv_post) = tick;
     (send ? side.prev_src : side.prev_dst) = prev;
     --side.pending;
-    if (prev >= 0 && !b_.sides[prev].timed) {
+    if (prev >= 0 && !b_.sides[prev].timed()) {
       ++side.pending;
       Buffers::Side& before = b_.sides[prev];
       side.next[send ? 0 : 1] = before.waiters;
@@ -303,8 +341,8 @@ class Walk {
       for (std::int32_t p : {side.prev_src, side.prev_dst})
         if (p >= 0) s = std::max(s, b_.sides[p].end);
       side.end = Add(s, b_.boundary_ticks[side.boundary]);
-      side.timed = true;
-      for (std::int32_t l = std::exchange(b_.lane_waits[x], -1); l >= 0; l = b_.lanes[l].next_waiting) b_.work.push_back(l);
+      for (std::int32_t l = std::exchange(side.lane_waits, std::int16_t{-1}); l >= 0; l = b_.lanes[l].next_waiting)
+        b_.work.push_back(l);
       for (std::int32_t w = side.waiters; w >= 0;) {
         Buffers::Side& waiter = b_.sides[w / 2];
         const std::int32_t next = waiter.next[w % 2];
@@ -315,8 +353,9 @@ class Walk {
   }
 
   bool Blocked(Buffers::Lane& lane, std::int32_t transfer) {
-    lane.next_waiting = b_.lane_waits[transfer];
-    b_.lane_waits[transfer] = static_cast<std::int32_t>(&lane - b_.lanes.data());
+    Buffers::Side& side = b_.sides[transfer];
+    lane.next_waiting = side.lane_waits;
+    side.lane_waits = static_cast<std::int16_t>(&lane - b_.lanes.data());
     return false;
   }
 
@@ -333,24 +372,31 @@ class Walk {
   }
 
   // Places lane d's next action; false (changing nothing) when a tick it
-  // needs is not known yet, or with bad_ set when it never will be because
-  // the program is one the graph refuses.
+  // needs is not known yet (the scan refused what would never be).
   bool Step(int d, Buffers::Lane& lane, const std::vector<CommAction>& actions) {
     const std::int64_t i = lane.next;
     const CommAction& a = actions[i];
     const Buffers::Link* links = b_.links.data() + b_.action_from[d];
+    // 64 lanes take turns, a few actions each: too many streams for the
+    // hardware's prefetcher, so each lane fetches its own a few lines ahead.
+    // The transfers an action a few ahead reads come from its entry, which
+    // the lines fetched earlier hold.
+    const std::int64_t count = static_cast<std::int64_t>(actions.size());
+    if (i + kAhead < count) {
+      __builtin_prefetch(&actions[i + kAhead]);
+      __builtin_prefetch(&links[i + kAhead]);
+    }
+    if (i + kSidesAhead < count)
+      for (std::int32_t t : links[i + kSidesAhead].in)
+        if (t >= 0) __builtin_prefetch(&b_.sides[t], 1);
     const std::int64_t batch_from = a.batch != lane.batch && lane.batch >= 0 ? lane.batch_first : -1;
     // Everything this action waits for must be timed before anything changes.
     if (batch_from >= 0)
       for (std::int64_t k = batch_from; k < i; ++k)
-        if (IsTransfer(actions[k].kind) && !b_.sides[links[k].in[0]].timed) return Blocked(lane, links[k].in[0]);
+        if (IsTransfer(actions[k].kind) && !b_.sides[links[k].in[0]].timed()) return Blocked(lane, links[k].in[0]);
     if (a.kind == CommKind::kCompute) {
-      for (std::int32_t in : links[i].in) {
-        if (in >= 0 && !b_.sides[in].timed) return Blocked(lane, in);
-        if (in <= -2 && (*end_)[-2 - in] < 0) return false;  // later on this device: a deadlock the graph names
-      }
-    } else if (IsSend(a.kind)) {  // a SEND before the compute whose output it sends is refused
-      if ((*end_)[space_.Id(a.kind == CommKind::kSendF ? OpKind::kF : OpKind::kB, a.microbatch, a.stage)] < 0) return Bad();
+      for (std::int32_t in : links[i].in)
+        if (in >= 0 && !b_.sides[in].timed()) return Blocked(lane, in);
     }
     // Place it, as comm_graph_run.cc's PlaceAction does.
     Tick ready = lane.ready;
@@ -397,14 +443,14 @@ class Walk {
         (*end_)[id] = end;
         (*start_)[id] = ready;
       }
+      lane.compute_end = end;
     } else if (IsTransfer(a.kind)) {
       const std::int32_t t = links[i].in[0];
-      const int n = model_.concurrency;
-      const std::int32_t prev = n > 0 && lane.recvs >= n ? b_.posts.recvs[b_.posts.recv_from[d] + lane.recvs - n] : -1;
+      const std::int32_t prev = links[i].in[1];
       if (IsSend(a.kind))
-        b_.sides[t].produced = (*end_)[space_.Id(a.kind == CommKind::kSendF ? OpKind::kF : OpKind::kB, a.microbatch, a.stage)];
-      else
-        ++lane.recvs;
+        b_.sides[t].produced = links[i].ticks != 0 ? lane.compute_end
+                                                   : (*end_)[space_.Id(a.kind == CommKind::kSendF ? OpKind::kF : OpKind::kB,
+                                                                       a.microbatch, a.stage)];
       Post(t, IsSend(a.kind), ready, prev);
     } else if (a.kind != CommKind::kReshard) {
       const std::int32_t c = lane.collective++;
@@ -424,12 +470,28 @@ class Walk {
     return true;
   }
 
+  // space_.At(id) with the division by S_ done by a multiply.
+  Op Decode(OpId id) const {
+    const OpId q = by_stages_.Div(static_cast<std::uint32_t>(id));
+    Op op;
+    op.stage = static_cast<int>(id - q * S_);
+    const OpId M = space_.microbatches();
+    if (q >= 2 * M) {
+      const bool r = q >= 3 * M;
+      op.kind = r ? OpKind::kR : OpKind::kW;
+      op.microbatch = static_cast<int>(q - (r ? 3 : 2) * M);
+    } else {
+      op.kind = static_cast<OpKind>(q & 1);
+      op.microbatch = static_cast<int>(q >> 1);
+    }
+    return op;
+  }
+
+  // Whether op `id`'s compute is in a program scanned so far.
+  bool Scanned(OpId id) const { return (b_.scanned[static_cast<size_t>(id) / 64] >> (id % 64)) & 1; }
+
   int Stage(OpId id) const { return static_cast<int>(id - static_cast<OpId>(by_stages_.Div(static_cast<std::uint32_t>(id))) * S_); }
 
-  bool Bad() {
-    bad_ = true;
-    return false;
-  }
 
   const Problem& problem_;
   const Schedule& schedule_;
@@ -442,7 +504,7 @@ class Walk {
   const FastDiv by_stages_{static_cast<std::uint32_t>(std::max(S_, 1))};
   std::vector<Tick>* end_ = nullptr;
   std::vector<Tick>* start_ = nullptr;
-  bool bad_ = false, overflow_ = false;
+  bool overflow_ = false;
 };
 
 }  // namespace

@@ -29,19 +29,7 @@ namespace ppsim {
 
 OpId DependencyOf(const OpSpace& space, bool split_backward, OpId id) {
   (void)split_backward;
-  const Op op = space.At(id);
-  switch (op.kind) {
-    case OpKind::kF:
-      return !space.IsFirstStage(op.stage) ? space.Id(OpKind::kF, op.microbatch, op.stage - 1) : kNoOp;
-    case OpKind::kB:
-      return !space.IsLastStage(op.stage) ? space.Id(OpKind::kB, op.microbatch, op.stage + 1)
-                                          : space.Id(OpKind::kF, op.microbatch, op.stage);
-    case OpKind::kW:
-      return space.Id(OpKind::kB, op.microbatch, op.stage);
-    case OpKind::kR:  // its own F (recompute.h); Megatron's R also waits on B's gradient
-      return space.Id(OpKind::kF, op.microbatch, op.stage);
-  }
-  return kNoOp;
+  return DependencyOf(space, space.At(id));
 }
 
 namespace {
