@@ -63,7 +63,8 @@ pyb::object Explain(const pyb::object& paths, const pyb::object& step, const pyb
 void BindExplain(pyb::module_& m) {
   static const std::string doc =
       "Where a measured pipeline-parallel step's time went: `ppsim explain --json` of the PyTorch profiler "
-      "traces in `paths` (a file or folder, or a list of them; one trace per rank), as a dict "
+      "traces in `paths` (a file or folder, or a list of them; one trace per rank), or of one ppsim timeline "
+      "or Megatron-LM timers log, as a dict "
       "(docs/explain.md); with `output` (a path or a list: " +
       render::StillPictures() + ") the measured run is drawn above its ideal there too.";
   m.def("explain", &Explain, pyb::arg("paths"), pyb::kw_only(), pyb::arg("step") = pyb::none(),

@@ -22,8 +22,11 @@ std::string Us(Tick ns) {
 }  // namespace
 
 Result<Picture> PictureOf(const jobs::ExplainReport& r) {
-  if (!r.runs) return Fail(ErrorCode::kUsage, "output: a trace of parts (no PP: ranges) has no run to draw; "
-                                              "write its report (text or --json) instead");
+  if (!r.runs)
+    return Fail(ErrorCode::kUsage, std::string("output: ") +
+                                       (r.timers.empty() ? "a trace of parts (no PP: ranges)"
+                                                         : "a Megatron-LM timers log (no per-op times)") +
+                                       " has no run to draw; write its report (text or --json) instead");
   Picture p;
   p.runs = {Measured("Measured", r.runs->measured), Measured("Ideal", r.runs->ideal)};
   render::LayoutInput& in = p.input;

@@ -7,6 +7,7 @@
 
 #include "explain_internal.h"
 #include "ppsim/io/atomic_file.h"
+#include "ppsim/io/megatron_log.h"
 
 namespace ppsim::jobs {
 namespace {
@@ -64,7 +65,8 @@ Result<std::vector<io::KinetoTrace>> ReadTraces(const std::vector<std::string>& 
       std::string why = timeline.error().message;  // "FILE: what" or "FILE:3:7: what"
       if (why.starts_with(io::DisplayPath(file) + ": ")) why = why.substr(io::DisplayPath(file).size() + 2);
       return Fail(ErrorCode::kParse,
-                  io::DisplayPath(file) + ": no traceEvents: not a profiler trace, nor a ppsim timeline (" + why + ")");
+                  io::DisplayPath(file) + ": no traceEvents: not a profiler trace, nor a ppsim timeline (" + why +
+                                         "), nor a Megatron-LM timers log (it is JSON)");
     }
     if (files->size() != 1)
       return Fail(ErrorCode::kUsage, io::DisplayPath(file) + " is a ppsim timeline, which holds every rank: give it "
@@ -92,6 +94,14 @@ Result<std::vector<io::KinetoTrace>> ReadTraces(const std::vector<std::string>& 
 }  // namespace
 
 Result<ExplainReport> Explain(const std::vector<std::string>& paths, const ExplainOptions& options) {
+  for (const std::string& p : paths) {  // text, not JSON: a Megatron-LM timers log, every rank in one file
+    std::error_code ec;
+    if (std::filesystem::is_directory(p, ec) || !io::LooksLikeTextLog(p)) continue;
+    if (paths.size() != 1)
+      return Fail(ErrorCode::kUsage, io::DisplayPath(p) + " is a text log (Megatron-LM's timers), which holds every "
+                                                          "rank: give it alone, not with other files");
+    return explain::ExplainMegatronLog(p, options);
+  }
   Result<std::vector<io::KinetoTrace>> traces = ReadTraces(paths, options);
   if (!traces) return traces.error();
   if ((*traces)[0].actions.empty()) {  // part ranges, no PP: ones (DeepSeek's layout)

@@ -44,6 +44,12 @@ struct Pipeline {
 // (overlapped pairs, R, slices); kInvalidValue for a device without ops.
 Result<std::vector<io::KinetoTrace>> TimelineAsTraces(const std::string& path);
 
+// A Megatron-LM timers log explained (explain_megatron.cc): Megatron's order
+// placed on each stage's mean costs. Errors: ReadMegatronLog's; kParse or
+// kInvalidValue naming file:line for a timer without a rank or an argument
+// that does not fit (world_size, the batch sizes).
+Result<ExplainReport> ExplainMegatronLog(const std::string& path, const ExplainOptions& options);
+
 // The pipeline the traces (indexed by rank) ran; kBadSchedule naming the
 // action when they do not form one.
 Result<Pipeline> BuildPipeline(const std::vector<io::KinetoTrace>& traces);

@@ -74,6 +74,47 @@ std::string PartsText(const ExplainReport& r) {
   return s;
 }
 
+// The three runs' lines, and the findings.
+std::string RunsText(const ExplainReport& r, const char* measured, const char* replay, const char* ideal) {
+  std::string s;
+  auto line = [&](const char* name, const RunFigures& f, const char* what) {
+    Tick busy = 0;
+    for (Tick b : f.busy) busy += b;
+    const double idle = static_cast<double>(r.P) * static_cast<double>(f.makespan) - static_cast<double>(busy);
+    s += std::string(name) + Fixed(Us(f.makespan)) + " µs  idle " + Fixed(idle / 1000.0) + " µs (" +
+         Fixed(f.makespan > 0 ? 100.0 * idle / (static_cast<double>(r.P) * static_cast<double>(f.makespan)) : 0, 1) +
+         "%)  " + what + "\n";
+  };
+  line("measured  ", r.measured, measured);
+  line("replay    ", r.replay, replay);
+  line("ideal     ", r.ideal, ideal);
+  if (r.findings.empty()) s += "no finding: nothing stands out\n";
+  for (const Finding& f : r.findings) s += "- " + f.text + "\n";
+  return s;
+}
+
+// A Megatron-LM timers log: mean costs only, Megatron's order placed.
+std::string TimersText(const ExplainReport& r) {
+  const TimerFigures& t = r.timers;
+  std::string s = "schedule " + r.schedule + " (Megatron-LM's order: the timers log has no per-op times)  P " +
+                  std::to_string(r.P) + "  M " + std::to_string(r.M) + "  v " + std::to_string(r.v) + "  (" +
+                  r.placement + (t.iteration >= 0 ? ", iteration " + std::to_string(t.iteration) : std::string()) +
+                  ", world_size " + std::to_string(t.world_size) + ")\n";
+  s += "costs (mean µs per microbatch and chunk: forward-compute, backward-compute / (v·M)):\n";
+  for (const StageCosts& c : r.costs) {
+    s += "  stage " + std::to_string(c.stage) + " (rank " + std::to_string(c.rank) + "):";
+    for (const FittedCost& f : c.kinds) s += std::string("  ") + f.kind + " " + Fixed(Us(f.median));
+    s += "\n";
+  }
+  s += "per rank (µs per step): forward-backward less gradient syncs / compute / send+recv (exposed beyond the "
+       "replay's idle)\n";
+  for (int k = 0; k < r.P; ++k)
+    s += "  rank " + std::to_string(k) + ": " + Fixed(Us(t.pipeline[k])) + " / " + Fixed(Us(t.compute[k])) +
+         " / " + Fixed(Us(t.p2p[k])) + " (" + Fixed(Us(t.exposed_p2p[k])) + ")\n";
+  return s + RunsText(r, "forward-backward less gradient syncs, the slowest rank", "Megatron's order placed on the mean costs, no latency",
+                      "the same, stragglers' factor taken out");
+}
+
 }  // namespace
 
 std::string ExplainJson(const ExplainReport& r) {
@@ -123,11 +164,22 @@ std::string ExplainJson(const ExplainReport& r) {
   json late = json::array();
   for (const LateOp& l : r.late) late.push_back({{"rank", l.rank}, {"op", l.op}, {"late_us", Us(l.late)}});
   j["late_ops"] = late;
+  if (!r.timers.empty()) {
+    const TimerFigures& t = r.timers;
+    j["timers_us"] = {{"iteration", t.iteration < 0 ? json(nullptr) : json(t.iteration)},
+                      {"world_size", t.world_size},
+                      {"pipeline", UsList(t.pipeline)},
+                      {"grad_sync", UsList(t.grad_sync)},
+                      {"compute", UsList(t.compute)},
+                      {"p2p", UsList(t.p2p)},
+                      {"exposed_p2p", UsList(t.exposed_p2p)}};
+  }
   return Dump(j);
 }
 
 std::string ExplainText(const ExplainReport& r) {
   if (!r.parts.empty()) return PartsText(r);
+  if (!r.timers.empty()) return TimersText(r);
   std::string s;
   s += "schedule " + (r.schedule.empty() ? std::string("custom (no registry schedule has this order)") : r.schedule) +
        "  P " + std::to_string(r.P) + "  M " + std::to_string(r.M) + "  v " + std::to_string(r.v) + "  (" +
@@ -149,20 +201,8 @@ std::string ExplainText(const ExplainReport& r) {
   s += "clock skew (µs, from rank 0):";
   for (Tick t : r.skew) s += " " + Fixed(Us(t));
   s += "\n";
-  auto line = [&](const char* name, const RunFigures& f, const char* what) {
-    Tick busy = 0;
-    for (Tick b : f.busy) busy += b;
-    const double idle = static_cast<double>(r.P) * static_cast<double>(f.makespan) - static_cast<double>(busy);
-    s += std::string(name) + Fixed(Us(f.makespan)) + " µs  idle " + Fixed(idle / 1000.0) + " µs (" +
-         Fixed(f.makespan > 0 ? 100.0 * idle / (static_cast<double>(r.P) * static_cast<double>(f.makespan)) : 0, 1) +
-         "%)  " + what + "\n";
-  };
-  line("measured  ", r.measured, "the trace");
-  line("replay    ", r.replay, "the orders placed with every op's measured duration");
-  line("ideal     ", r.ideal, "the orders placed with the median costs, faults removed");
-  if (r.findings.empty()) s += "no finding: nothing stands out\n";
-  for (const Finding& f : r.findings) s += "- " + f.text + "\n";
-  return s;
+  return s + RunsText(r, "the trace", "the orders placed with every op's measured duration",
+                      "the orders placed with the median costs, faults removed");
 }
 
 Result<std::string> ExplainCostFile(const ExplainReport& r) {

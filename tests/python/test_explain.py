@@ -67,3 +67,35 @@ def test_explain_reads_a_ppsim_timeline_as_the_measured_run(tmp_path):
     code, out, err = run_cli("explain", str(path), "--json", "--equal-stages")
     assert code == 0, err
     assert r == json.loads(out)
+
+
+MEGATRON_LOG = os.path.join(SOURCE_DIR, "tests", "data", "megatron", "timers_1f1b_P4_tp2.log")
+
+
+def test_explain_reads_a_megatron_timers_log():
+    # Megatron-LM's per-rank timers (--timing-log-level 2 --timing-log-option
+    # all): P, M, v from its arguments block, each stage's mean costs.
+    r = ppsim.explain(MEGATRON_LOG, equal_stages=True)
+    code, out, err = run_cli("explain", MEGATRON_LOG, "--json", "--equal-stages")
+    assert code == 0, err
+    assert r == json.loads(out)
+    assert (r["P"], r["M"], r["v"], r["schedule"], r["step"]) == (4, 8, 1, "1f1b", 20)
+    assert [c["F"] for c in r["costs_us"]] == [10016.25, 10006.25, 12513.75, 10026.25]
+    assert r["replay"]["makespan_us"] == 382926.25
+    assert r["findings"][0]["kind"] == "straggler" and r["findings"][0]["rank"] == 2
+
+
+def test_explain_megatron_log_errors_are_the_clis(tmp_path):
+    with open(MEGATRON_LOG) as f:
+        lines = f.read().split("\n")
+    no_p = tmp_path / "no_p.log"
+    no_p.write_text("\n".join(l for l in lines if "pipeline_model_parallel_size" not in l))
+    bad = tmp_path / "bad.log"
+    bad.write_text("\n".join(l.replace("rank  3: 80.02", "rank  3: 80.x3") for l in lines))
+    for path, exit_code, line in ((no_p, 7, 2), (bad, 7, 236)):
+        code, _, err = run_cli("explain", str(path))
+        with pytest.raises(ppsim.Error) as e:
+            ppsim.explain(path)
+        assert e.value.code == code == exit_code
+        assert str(e.value) == as_python(err)
+        assert str(e.value).startswith("%s:%d: " % (path, line))

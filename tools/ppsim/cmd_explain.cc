@@ -60,9 +60,10 @@ const CommandRegistrar explain_registrar(37, [](CLI::App& app, int* exit_code) {
                  "where its time went (docs/explain.md)");
   cmd->add_option("traces", o->traces,
                   "trace files (.json or .json.gz), or folders of them, one per rank; or one ppsim timeline "
-                  "(simulate --json's shape, ticks as ns) as a hand-made measured run")
+                  "(simulate --json's shape, ticks as ns) as a hand-made measured run; or one Megatron-LM log "
+                  "with per-rank timers (--timing-log-level 2 --timing-log-option all)")
       ->required();
-  cmd->add_option("--step", o->options.step, "ProfilerStep#N to read (default: the last complete one)")
+  cmd->add_option("--step", o->options.step, "ProfilerStep#N to read (default: the last complete one); in a Megatron-LM log, iteration N's timers")
       ->check(CLI::Range(std::int64_t{0}, std::int64_t{1} << 62));
   CLI::Option* expect = cmd->add_option("--expect", o->options.expect_file,
                                         "cost file (docs/costs.md, ticks = ns) of the costs expected: a rank slower "

@@ -106,6 +106,20 @@ struct ExplainRuns {
   Timeline ideal;
 };
 
+// What a Megatron-LM timers log gives per pipeline rank (the slowest of its
+// tensor-, context- and data-parallel members), in ns per step; empty for
+// traces (docs/explain.md).
+struct TimerFigures {
+  std::int64_t iteration = -1;         // the log's iteration read; -1: none printed before it
+  int world_size = 0;
+  std::vector<Tick> pipeline;          // forward-backward less the gradient-sync timers in it
+  std::vector<Tick> grad_sync;         // those timers (all-grads-sync, embedding-grads-all-reduce, ...)
+  std::vector<Tick> compute;           // forward-compute + backward-compute
+  std::vector<Tick> p2p;               // the send/recv timers, summed
+  std::vector<Tick> exposed_p2p;       // p2p beyond the rank's idle in the replay
+  bool empty() const { return pipeline.empty(); }
+};
+
 struct ExplainReport {
   std::vector<std::string> files;  // by rank
   std::int64_t step = -1;          // rank 0's step (-1: no ProfilerStep)
@@ -126,10 +140,14 @@ struct ExplainReport {
   // pair; everything above but files and step is then empty.
   std::vector<PartFigures> parts;
   PairFigures pair;
+  // A Megatron-LM timers log (no per-op times): its per-rank figures; the
+  // orders are then Megatron's, placed, and hops, skew and late are empty.
+  TimerFigures timers;
 };
 
 // Reads `paths` (files, or folders whose *.json / *.json.gz files are read;
-// a folder's JSON files without traceEvents are skipped). Errors: those of
+// a folder's JSON files without traceEvents are skipped; a file named alone
+// that is text is read as a Megatron-LM timers log, io/megatron_log.h). Errors: those of
 // ReadKinetoTrace; kInvalidValue for two files claiming one rank or a rank
 // missing; kBadSchedule naming the action for actions that are not a legal
 // schedule; kDeadlock for orders that cannot complete; kIo, kParse and
