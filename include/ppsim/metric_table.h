@@ -74,7 +74,8 @@ const std::vector<MetricInfo>& MetricTable();
 // peak_send_bytes, link_utilisation) of a run that does not model
 // communication: outputs leave them out, so a run without it prints as
 // before. Claims read them all (0 without communication). Likewise
-// recompute_time for a run without recompute.
+// recompute_time for a run without recompute, and peak_bytes for a run
+// without a memory model in bytes.
 bool MetricApplies(const MetricInfo& metric, const Metrics& metrics);
 // The row named `name`, or nullptr.
 const MetricInfo* FindMetric(std::string_view name);

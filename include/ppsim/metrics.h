@@ -51,6 +51,11 @@ struct Metrics {
   bool recompute = false;
   Tick recompute_time = 0;
   std::vector<Tick> recompute_time_per_device;
+  // With a memory model in bytes (MemoryModel::enabled), else false and
+  // empty: each device's peak bytes, static + activations over the
+  // problem's HoldMode (MeasureMemoryBytes, memory_bytes.h).
+  bool bytes = false;
+  std::vector<std::int64_t> peak_bytes_per_device;
 };
 
 // What to compute beyond the scalar metrics and the peaks.

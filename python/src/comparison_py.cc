@@ -57,10 +57,10 @@ PyComparison CompareNamed(const pyb::object& names, const ProblemArgs& args, con
   // The table and chart of no run have nothing to show: refused here, at the call.
   if (schedules.empty()) throw PyError{Fail(ErrorCode::kUsage, "schedules: give at least one schedule name")};
   const std::vector<std::string> settings = SettingsArg(with);
-  const Problem problem = Unwrap(io::ToProblem(ToOptions(args)));
+  const io::ProblemOptions options = ToOptions(args);
   pyb::gil_scoped_release unlocked;
   return PyComparison{
-      std::make_shared<const std::vector<jobs::ComparedRun>>(Unwrap(jobs::Compare(schedules, problem, settings)))};
+      std::make_shared<const std::vector<jobs::ComparedRun>>(Unwrap(jobs::Compare(schedules, options, settings)))};
 }
 
 }  // namespace
@@ -87,13 +87,15 @@ void BindComparison(pyb::module_& m) {
       "compare",
       [](pyb::object schedules, pyb::object P, pyb::object M, pyb::object chunks,
          pyb::object costs, pyb::object comm, pyb::object hold, pyb::object cost_file, pyb::object memory_limit,
-         pyb::object cost_per, pyb::object with) {
-        return CompareNamed(schedules, {P, M, chunks, costs, comm, hold, cost_file, memory_limit, cost_per}, with);
+         pyb::object cost_per, pyb::object with, pyb::object model, pyb::object layout) {
+        return CompareNamed(schedules, {P, M, chunks, costs, comm, hold, cost_file, memory_limit, cost_per, model, layout},
+                            with);
       },
       pyb::arg("schedules") = std::vector<std::string>{"gpipe", "1f1b"}, PPSIM_PROBLEM_KWARGS,
-      pyb::arg("with_") = pyb::none(),
+      pyb::arg("with_") = pyb::none(), pyb::arg("model") = pyb::none(), pyb::arg("layout") = pyb::none(),
       "Simulate several schedules on one problem (`ppsim compare`); with_={\"recompute\": \"full\"} runs each "
-      "again with that key set (`--with recompute=full`). Returns a Comparison.");
+      "again with that key set (`--with recompute=full`); model= and layout= as simulate's (a model's layers "
+      "summed into a Megatron layout's stages). Returns a Comparison.");
 }
 
 }  // namespace ppsim::py

@@ -121,6 +121,18 @@ const std::vector<MetricInfo>& Table() {
        "with recompute: the R ops' durations, summed (part of busy); recompute_time(X, d): device d's", true,
        "recompute_time", "recompute_time_per_device", kInteger, kNotebook, nullptr,
        [](const Metrics& m, const Problem&, int d) { return Whole(PerDeviceOrSum(m.recompute_time_per_device, d)); }},
+      // Bytes (memory_model.h): compared only for runs with a memory model
+      // (MetricApplies); the JSON writes them as peak_bytes_per_device
+      // beside the rest of the bytes (docs/formats.md), not from here.
+      {"peak_bytes",
+       "with a memory model in bytes: the fullest device's peak, static + activations (as hold counts them); "
+       "peak_bytes(X, d): device d's",
+       true, nullptr, nullptr, kInteger, 0, nullptr,
+       [](const Metrics& m, const Problem&, int d) -> std::optional<Rational> {
+         if (m.peak_bytes_per_device.empty()) return Whole(0);
+         if (d >= 0) return Whole(m.peak_bytes_per_device.at(d));
+         return Whole(*std::max_element(m.peak_bytes_per_device.begin(), m.peak_bytes_per_device.end()));
+       }},
   };
   return table;
 }
@@ -132,6 +144,7 @@ const std::vector<MetricInfo>& MetricTable() { return Table(); }
 bool MetricApplies(const MetricInfo& metric, const Metrics& metrics) {
   static const std::string_view kComms[] = {"comm_time", "exposed_comm", "peak_send_bytes", "link_utilisation"};
   if (std::string_view(metric.name) == "recompute_time") return metrics.recompute;
+  if (std::string_view(metric.name) == "peak_bytes") return metrics.bytes;
   if (metrics.comms) return true;
   for (std::string_view name : kComms)
     if (name == metric.name) return false;

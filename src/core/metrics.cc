@@ -5,6 +5,7 @@
 #include "device_walk.h"
 #include "fast_div.h"
 #include "ppsim/comm_run.h"
+#include "ppsim/memory_bytes.h"
 
 namespace ppsim {
 namespace {
@@ -101,6 +102,10 @@ Metrics Measure(const Timeline& t, const MeasureOptions& options) {
       for (const Slot& slot : t.schedule.devices[d])
         if (t.schedule.space.At(slot.op).kind == OpKind::kR) m.recompute_time_per_device[d] += end[slot.op] - t.Start(slot.op);
     for (Tick x : m.recompute_time_per_device) m.recompute_time += x;
+  }
+  if (p.memory.enabled() && ValidateMemoryModel(p.memory, p.stages()).ok()) {
+    m.bytes = true;
+    m.peak_bytes_per_device = MeasureMemoryBytes(t).peak_per_device;
   }
   return m;
 }

@@ -12,10 +12,12 @@
 #include "search_exact.h"
 #include "search_greedy.h"
 #include "search_local.h"
+#include "search_recompute.h"
 #include "search_seeds.h"
 #include "search_zb_greedy.h"
 #include "ppsim/microbatch_lengths.h"
 #include "ppsim/placement.h"
+#include "ppsim/recompute.h"
 #include "ppsim/validate.h"
 
 namespace ppsim {
@@ -27,11 +29,21 @@ const SearchSeed* SearchResult::BestFittingSeed() const {
   return best;
 }
 
+// One microbatch alone: its forwards run in stage order, and each set is
+// held until its backward, so a device's peak is at the start of some F(s)
+// (or of its R): the whole set of s and what its earlier stages kept — all
+// of their sets without recompute, their inputs with it.
 std::int64_t MinimumBudget(const Problem& p, bool bytes) {
   if (!bytes) return 1;
-  std::vector<std::int64_t> need(p.P, 0);
-  for (int s = 0; s < p.stages(); ++s)
-    need[p.DeviceOf(s)] += p.memory.StaticBytes(s) + p.memory.ActivationBytes(s);
+  const search::Budget b = search::ByteBudget(p);
+  std::vector<std::int64_t> fixed(p.P, 0), kept(p.P, 0), need(p.P, 0);
+  for (int s = 0; s < p.stages(); ++s) {
+    const int d = p.DeviceOf(s);
+    fixed[d] += p.memory.StaticBytes(s);
+    need[d] = std::max(need[d], kept[d] + b.units[s]);
+    kept[d] += b.kept[s];
+  }
+  for (int d = 0; d < p.P; ++d) need[d] += fixed[d];
   return *std::max_element(need.begin(), need.end());
 }
 
@@ -48,9 +60,10 @@ Error CheckOptions(const Problem& p, const SearchOptions& o) {
     return Fail(ErrorCode::kInvalidValue, "search runs on loop or v-shape placement, not dualpipe");
   if (p.slices != 1)
     return Error::Field(ErrorCode::kPrecondition, "slices", " applies only to seq1f1b; search orders whole microbatches");
-  if (p.recompute != RecomputeMode::kOff)
-    return Error::Field(ErrorCode::kPrecondition, "recompute",
-                        ": search orders no R ops yet; simulate a schedule with recompute instead");
+  if (Recomputes(p) && p.recompute_at == RecomputeAt::kEarly)
+    return Error::Field(ErrorCode::kPrecondition, "recompute_at",
+                        ": search puts each R right before its B, after B's gradient (before_b); early is not "
+                        "searched yet");
   Error e = ValidateProblem(p);
   if (e.code != ErrorCode::kOk) return e;
   if (o.max_activations < 0)
@@ -197,17 +210,24 @@ void TryGreedy(Context& c) {
 // at 8.4 M ops: the ops listed as PlacedOps, then checked).
 constexpr int kValidationPlacements = 12;
 
-// Re-places the best order, validates it and fills the result.
-Result<SearchResult> Finish(Context& c, SearchResult r) {
-  Problem p = c.problem();
+// Re-places the best order on `given` (the problem as asked: with
+// recompute, its R ops go in right before their B), validates it and fills
+// the result.
+Result<SearchResult> Finish(Context& c, const Problem& given, SearchResult r) {
+  Problem p = given;
   p.hold = HoldMode::kResident;  // the budget's own accounting
   Schedule best = c.best();
-  if (!search::Fits(c.budget(), p, best))
+  if (!search::Fits(c.budget(), c.problem(), best))
     return Fail(ErrorCode::kInternal, "search: the best schedule exceeds the budget");
-  Error e = CheckComplete(p, best);
+  Error e = CheckComplete(c.problem(), best);
   if (e.code != ErrorCode::kOk) return Fail(ErrorCode::kInternal, "search: " + e.message);
+  if (Recomputes(p))
+    if (e = InsertRecompute(p, best); !e.ok()) return Fail(ErrorCode::kInternal, "search: " + e.message);
   Result<Timeline> t = Place(p, std::move(best));
   if (!t.ok()) return Fail(ErrorCode::kInternal, "search: " + t.error().message);
+  if (Recomputes(p) && t->makespan != c.best_makespan())  // R right before B, after its gradient: B folded
+    return Fail(ErrorCode::kInternal, "search: the result re-placed ends at " + std::to_string(t->makespan) +
+                                          ", not " + std::to_string(c.best_makespan()));
   TimelineToCheck check;
   check.P = p.P;
   check.S = p.stages();
@@ -216,6 +236,7 @@ Result<SearchResult> Finish(Context& c, SearchResult r) {
   check.comm = p.comm;
   check.costs = p.costs;
   check.microbatch_weights = MicrobatchWeights(p);
+  check.recompute_at = p.recompute_at;
   check.ops = t->Ops();
   // The independent check of the placement (validate.h) costs about a dozen
   // placements: on a large problem it runs only if the time limit allows.
@@ -247,8 +268,12 @@ Result<SearchResult> Search(const Problem& problem, const SearchOptions& options
   SearchResult r;
   r.budget_unit = budget.unit;
   r.budget = bytes ? problem.memory.limit : options.max_activations;
-  Context c(problem, options, std::move(budget));
-  c.set_lower_bound(search::LowerBound(problem, c.budget()).Max());
+  // With recompute the methods order F, B and W of a problem whose B costs
+  // R + B (R right before B, waiting on B's gradient, starts and ends as that
+  // B would); the budget counts the set shrinking between F and R.
+  const Problem ordered = search::FoldedRecompute(problem);
+  Context c(ordered, options, std::move(budget));
+  c.set_lower_bound(search::LowerBound(ordered, search::BoundBudget(c.budget())).Max());
 
   const double limit = options.time_limit_seconds;
   c.set_phase("seeds");
@@ -258,7 +283,7 @@ Result<SearchResult> Search(const Problem& problem, const SearchOptions& options
   TryGreedy(c);
   // The exact search orders microbatches as given, each alike: with
   // per-microbatch costs it proves nothing, and only the bound can.
-  const bool small = problem.Space().size() <= options.exact_max_ops && !PerMicrobatch(problem);
+  const bool small = ordered.Space().size() <= options.exact_max_ops && !PerMicrobatch(problem);
   if (small && !c.Stopped()) {
     c.set_phase("exact");
     c.set_phase_deadline(0.9 * limit);
@@ -273,7 +298,7 @@ Result<SearchResult> Search(const Problem& problem, const SearchOptions& options
     c.set_phase_deadline(limit);
     search::LocalSearch(c);
   }
-  return Finish(c, std::move(r));
+  return Finish(c, problem, std::move(r));
 }
 
 }  // namespace ppsim

@@ -67,12 +67,12 @@ class BranchAndBound {
     if (end_[id] >= 0) return false;
     if (dep_[id] != kNoOp && end_[dep_[id]] < 0) return false;
     const Op op = space_.At(id);
-    if (op.kind == OpKind::kF) {
-      if (op.stage == 0 && op.microbatch > 0 && end_[space_.Id(OpKind::kF, op.microbatch - 1, 0)] < 0) return false;
-      const int d = p_.DeviceOf(op.stage);
-      if (held_[d] + c_.budget().units[op.stage] > c_.budget().capacity[d]) return false;
-    }
-    return true;
+    if (op.kind == OpKind::kF && op.stage == 0 && op.microbatch > 0 &&
+        end_[space_.Id(OpKind::kF, op.microbatch - 1, 0)] < 0)
+      return false;
+    // F needs room for its set; with recompute, B (R then B) for what F did not keep.
+    const int d = p_.DeviceOf(op.stage);
+    return held_[d] + TakenAt(c_.budget(), op.kind, op.stage, false) <= c_.budget().capacity[d];
   }
 
   // A bound on the makespan of every completion of the current node.
@@ -128,10 +128,7 @@ class BranchAndBound {
 
   void Apply(OpId id, int d, Tick start, int sign) {
     const Op op = space_.At(id);
-    const Budget& b = c_.budget();
-    const std::int64_t delta = op.kind == OpKind::kF   ? b.units[op.stage]
-                               : op.kind == OpKind::kB ? -b.by_b[op.stage]
-                                                       : -(b.units[op.stage] - b.by_b[op.stage]);
+    const std::int64_t delta = HeldChange(c_.budget(), op.kind, op.stage, false);
     if (sign > 0) {
       saved_free_.push_back(free_[d]);
       end_[id] = start + dur_[id];

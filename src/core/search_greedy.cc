@@ -99,7 +99,7 @@ class Greedy {
         }
         out.push_back({OpKind::kF, s, f, ready});
       }
-      if (b < f) {
+      if (b < f && FitsBackward(d, s)) {
         const Tick e = s == S_ - 1 ? EndOf(OpKind::kF, b, s) : EndOf(OpKind::kB, b, s + 1);
         const Tick lat = s == S_ - 1 ? 0 : p_.CommBetween(s, s + 1);
         out.push_back({OpKind::kB, s, b, e < 0 ? kNever : e + lat});
@@ -115,6 +115,11 @@ class Greedy {
       return reserved_[d] + microbatch_units_[d] <= f_cap_[d];
     }
     return held_[d] + b_.units[s] <= (admits ? f_cap_[d] : b_.capacity[d]);
+  }
+  // With recompute, B (R then B) makes its set whole again; always true
+  // without, and under the banker's rule (reserved counts whole sets).
+  bool FitsBackward(int d, int s) const {
+    return r_.banker || held_[d] + TakenAt(b_, OpKind::kB, s, false) <= b_.capacity[d];
   }
 
   // Rank: kind class by the rule, then older microbatch, then stage order.
@@ -167,14 +172,12 @@ class Greedy {
     free_at_[d] = end_[id];
     ++Next(c.kind, c.stage);
     --left_[d];
+    held_[d] += HeldChange(b_, c.kind, c.stage, false);
     if (c.kind == OpKind::kF) {
-      held_[d] += b_.units[c.stage];
       if (c.stage == first_stage_[d]) reserved_[d] += microbatch_units_[d];
     } else if (c.kind == OpKind::kB) {
-      held_[d] -= b_.by_b[c.stage];
       reserved_[d] -= b_.by_b[c.stage];
     } else {
-      held_[d] -= b_.units[c.stage] - b_.by_b[c.stage];
       reserved_[d] -= b_.units[c.stage] - b_.by_b[c.stage];
     }
   }

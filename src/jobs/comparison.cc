@@ -6,7 +6,10 @@
 #include <string_view>
 #include <vector>
 
+#include "comparison_bytes.h"
 #include "json_dump.h"
+#include "ppsim/io/model_file.h"
+#include "ppsim/io/problem_options.h"
 #include "ppsim/text_wrap.h"
 #include "simulation_tree.h"
 #include "ppsim/cost_scale.h"
@@ -117,6 +120,11 @@ std::string ComparisonText(const std::vector<ComparedRun>& rows, int columns) {
     bubbles += (i == 0 ? " " : " · ") + Label(rows[i]) + " " +
                IdleSlotsText(rows[i].run.metrics, rows[i].run.timeline.problem.P);
   for (const std::string& s : {makespans, busy, bubbles}) out += WrapWords(s, width);
+  const std::string trades = TradeLines(rows);  // with bytes: memory saved, time paid
+  for (size_t at = 0, end; at < trades.size(); at = end + 1) {
+    end = trades.find('\n', at);
+    out += WrapWords(trades.substr(at, end - at), width);
+  }
   return out;
 }
 
@@ -134,6 +142,7 @@ std::string ComparisonJson(const std::vector<ComparedRun>& rows) {
                         {"slots", m.makespan * p.P}};
     if (!r.setting.empty()) j["with"] = r.setting;
     io::AddMetricsJson(m, p, j);  // every metric of the table
+    if (ComparesBytes(rows)) j["peak_bytes_per_device"] = PeakBytes(r);
     nlohmann::json pred = nlohmann::json::object();
     // Each form under its metric's JSON key, its number in the metric's own
     // JSON form (bubble_ratio a double, as it is measured).
@@ -163,6 +172,16 @@ std::string ComparisonJson(const std::vector<ComparedRun>& rows) {
 
 Result<std::vector<ComparedRun>> Compare(const std::vector<std::string>& schedules, const Problem& problem) {
   return Compare(schedules, problem, {});
+}
+
+Result<std::vector<ComparedRun>> Compare(const std::vector<std::string>& schedules, const io::ProblemOptions& options,
+                                         const std::vector<std::string>& settings) {
+  if (!options.layout.empty())  // a Megatron layout runs stage i on rank i mod P
+    for (const std::string& name : schedules)
+      if (Error e = io::LayoutRunsSchedule(name); !e.ok()) return e;
+  Result<Problem> problem = io::ToProblem(options);
+  if (!problem) return problem.error();
+  return Compare(schedules, *problem, settings);
 }
 
 Result<std::vector<ComparedRun>> Compare(const std::vector<std::string>& schedules, const Problem& problem,

@@ -100,7 +100,7 @@ TEST(RecomputeCli, BadInputIsOneLineWithItsCode) {
             "ppsim: --export: pytorch-csv has no recompute action to carry R ops; export text, or drop recompute\n");
   auto pair = RunPpsim("simulate -s dualpipev -P 4 -M 8 --recompute full");
   EXPECT_EQ(pair.exit_code, 8);
-  auto search = RunPpsim("search -P 4 -M 8 --recompute full");
+  auto search = RunPpsim("search -P 4 -M 8 --recompute full --recompute-at early --max-activations 4");
   EXPECT_EQ(search.exit_code, 5);
 }
 
@@ -121,10 +121,12 @@ TEST(RecomputeCli, CombinationsItDoesNotModelAreRefused) {
   EXPECT_EQ(comms.err,
             "ppsim: --recompute: communication as ops does not model recompute yet (docs/comms.md); drop one\n");
   EXPECT_EQ(comms.out, "");
-  auto search = RunPpsim("search -P 4 -M 8 --recompute full --max-activations 4");
+  auto search = RunPpsim("search -P 4 -M 8 --recompute full --recompute-at early --max-activations 4");
   EXPECT_EQ(search.exit_code, 5);
   EXPECT_EQ(search.err,
-            "ppsim: --recompute: search orders no R ops yet; simulate a schedule with recompute instead\n");
+            "ppsim: --recompute-at: search puts each R right before its B, after B's gradient (before_b); early "
+            "is not searched yet\n");
+  EXPECT_EQ(search.out, "");
 }
 
 }  // namespace

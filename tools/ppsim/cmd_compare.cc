@@ -1,4 +1,4 @@
-// ppsim compare --schedule gpipe,1f1b -P 4 -M 6 [--json]
+// ppsim compare --schedule gpipe,1f1b -P 4 -M 6 [--model FILE --layout STRING] [--with KEY=VALUE] [--json]
 // The runs side by side, each measured figure beside its closed form.
 #include <cstdio>
 #include <memory>
@@ -19,9 +19,7 @@ struct CompareOptions {
 };
 
 int Run(const CompareOptions& o) {
-  Result<Problem> problem = io::ToProblem(o.problem);
-  if (!problem) return Report(problem.error());
-  Result<std::vector<jobs::ComparedRun>> runs = jobs::Compare(o.schedules, *problem, o.with);
+  Result<std::vector<jobs::ComparedRun>> runs = jobs::Compare(o.schedules, o.problem, o.with);
   if (!runs) return Report(runs.error());
   const std::string out = o.json ? jobs::ComparisonJson(*runs) + "\n" : jobs::ComparisonText(*runs, StdoutColumns());
   std::fwrite(out.data(), 1, out.size(), stdout);
@@ -34,6 +32,7 @@ const CommandRegistrar compare_registrar(20, [](CLI::App& app, int* exit_code) {
   cmd->add_option("--schedule,-s", o->schedules, "comma-separated schedule names (default gpipe,1f1b)")
       ->delimiter(',');
   AddProblemOptions(*cmd, o->problem);
+  AddModelOptions(*cmd, o->problem);
   cmd->add_option("--with", o->with,
                   "KEY=VALUE (a problem key, as --set writes it): run each schedule again with it set, beside the "
                   "plain runs, e.g. --with recompute=full; repeatable");

@@ -40,10 +40,7 @@ const CommandRegistrar simulate_registrar(10, [](CLI::App& app, int* exit_code) 
                   "read the order from FILE: PyTorch CSV (.csv) or ppsim text (docs/formats.md)")
       ->excludes(named);
   AddProblemOptions(*cmd, o->request.problem);
-  cmd->add_option("--model", o->request.problem.model,
-                  "a model's layers (TOML, docs/costs.md): with --layout, each stage's costs are its layers' sums");
-  cmd->add_option("--layout", o->request.problem.layout,
-                  "Megatron's --pipeline-model-parallel-layout string splitting the model's layers (docs/layouts.md)");
+  AddModelOptions(*cmd, o->request.problem);
   CLI::Option* json = cmd->add_flag("--json", o->json, "print one JSON object: parameters, metrics, activation series, ops");
   std::vector<std::string> formats;
   for (const jobs::SimulateFormat& f : jobs::SimulateFormats()) formats.push_back(f.name);

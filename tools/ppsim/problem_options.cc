@@ -55,4 +55,11 @@ void AddProblemOptions(CLI::App& cmd, io::ProblemOptions& o) {
   cmd.add_option("--hold", o.hold, "activation accounting: held = [F end, B start) (default), resident = [F start, B/W end)");
 }
 
+void AddModelOptions(CLI::App& cmd, io::ProblemOptions& o) {
+  cmd.add_option("--model", o.model,
+                 "a model's layers (TOML, docs/costs.md): with --layout, each stage's costs are its layers' sums");
+  cmd.add_option("--layout", o.layout,
+                 "Megatron's --pipeline-model-parallel-layout string splitting the model's layers (docs/layouts.md)");
+}
+
 }  // namespace ppsim::cli

@@ -11,5 +11,8 @@
 namespace ppsim::cli {
 
 void AddProblemOptions(CLI::App& cmd, io::ProblemOptions& options);
+// --model FILE and --layout STRING (simulate, compare): a model's layers
+// summed into the stages of a Megatron layout (docs/layouts.md).
+void AddModelOptions(CLI::App& cmd, io::ProblemOptions& options);
 
 }  // namespace ppsim::cli

@@ -8,6 +8,7 @@
 
 #include "ppsim/closed_forms.h"
 #include "ppsim/error.h"
+#include "ppsim/io/problem_options.h"
 #include "ppsim/problem.h"
 #include "ppsim/run.h"
 
@@ -32,12 +33,22 @@ Result<std::vector<ComparedRun>> Compare(const std::vector<std::string>& schedul
 Result<std::vector<ComparedRun>> Compare(const std::vector<std::string>& schedules, const Problem& problem,
                                          const std::vector<std::string>& settings);
 
-// The table `ppsim compare` prints. REQUIRES: at least one run.
+// The same from the problem as the user stated it (the CLI's flags, Python's
+// keywords): io::ToProblem's checks and errors, a model and a Megatron
+// layout included (--model, --layout; every schedule must run the layout's
+// loop placement: io::LayoutRunsSchedule), then Compare above.
+Result<std::vector<ComparedRun>> Compare(const std::vector<std::string>& schedules, const io::ProblemOptions& options,
+                                         const std::vector<std::string>& settings);
+
+// The table `ppsim compare` prints. With bytes (a memory model), it adds each
+// run's peak bytes per device and, per run after the first, what it pays in
+// makespan and saves in bytes against the first (comparison_bytes.h). REQUIRES: at least one run.
 std::string ComparisonText(const std::vector<ComparedRun>& runs, int columns = 80);
 
 // {"runs": [...], "makespans_equal": bool, "bubbles_equal": bool,
 // "cost_basis": "stage"|"chunk", "ticks_per_unit": k} — the
-// `ppsim compare --json` object, one line without its newline.
+// `ppsim compare --json` object, one line without its newline. With bytes,
+// each run adds "peak_bytes_per_device".
 std::string ComparisonJson(const std::vector<ComparedRun>& runs);
 
 }  // namespace ppsim::jobs
