@@ -22,6 +22,10 @@ namespace {
 
 namespace pyb = pybind11;
 
+// pybind keeps the pointer: the text lives as long as the module.
+const std::string kStrDoc = "what `ppsim search` prints: the chart (up to " + std::to_string(jobs::kSearchChartTicks) +
+                            " ticks) and the summary line";
+
 struct PySearchResult {
   std::shared_ptr<const jobs::SearchRun> run;
 
@@ -121,7 +125,7 @@ void BindSearch(pyb::module_& m) {
           pyb::arg("format") = "text", "the order found, as `ppsim search --export FORMAT` writes it (text, pytorch-csv)")
       .def("to_json", [](const S& s) { return jobs::SearchResultJson(*s.run) + "\n"; },
            "the bytes `ppsim search --json` prints")
-      .def("__str__", &S::Text, "what `ppsim search` prints: the chart (up to 160 ticks) and the summary line")
+      .def("__str__", &S::Text, kStrDoc.c_str())
       .def("__repr__", [](const S& s) {
         return "<ppsim.SearchResult makespan=" + std::to_string(s.makespan()) +
                " lower_bound=" + std::to_string(s.result().lower_bound) + ">";
