@@ -423,7 +423,7 @@ class Walk {
       std::int32_t c = -1;
       if (!run_.collectives.empty())
         for (OpId id : {a.slot.op, OpId{a.slot.overlapped}})
-          if (id != kNoOp) c = std::max(c, b_.unshard_of[Stage(id)]);
+          if (id != kNoOp) c = std::max(c, b_.unshard_of[Decode(id).stage]);
       if (c >= 0) {
         const Collective& col = run_.collectives[c];
         Wait(d, std::max(ready, col.start), col.end, -1);
@@ -489,8 +489,6 @@ class Walk {
 
   // Whether op `id`'s compute is in a program scanned so far.
   bool Scanned(OpId id) const { return (b_.scanned[static_cast<size_t>(id) / 64] >> (id % 64)) & 1; }
-
-  int Stage(OpId id) const { return static_cast<int>(id - static_cast<OpId>(by_stages_.Div(static_cast<std::uint32_t>(id))) * S_); }
 
 
   const Problem& problem_;

@@ -59,23 +59,20 @@ double GaugeSeries(const Chart& c, const HeldAt& held, const SentAt& sent, std::
     const double h = std::round(static_cast<double>(value) / full * usable);
     Box cell = c.Cell(k, e, bottom - h, h + 2 * c.style.gy);
     if (c.f.ns) cell = {c.f.X(k), cell.y, std::max(1.0, c.f.X(e) - c.f.X(k)), cell.h};  // strips of time, no gaps
-    Item& it = c.b.Rect(Role::kGaugeBar, {cell.x, bottom - h, cell.w, h}, palette::kHeld);
-    it.run = c.run;
-    it.device = device;
-    it.tick0 = k;
-    it.tick1 = e;
-    it.value = value;
-    it.from = e;
+    auto bar = [&](Role role, double height, Color color, std::int64_t v) {
+      Item& it = c.b.Rect(role, {cell.x, bottom - h, cell.w, height}, color);
+      it.run = c.run;
+      it.device = device;
+      it.tick0 = k;
+      it.tick1 = e;
+      it.value = v;
+      it.from = e;
+    };
+    bar(Role::kGaugeBar, h, palette::kHeld, value);
     const std::int64_t send = value > 0 ? sent(fullest) : 0;
     if (send <= 0) continue;
-    const double hs = std::min(h, std::max(1.0, std::round(static_cast<double>(send) / full * usable)));
-    Item& top = c.b.Rect(Role::kSendBuffer, {cell.x, bottom - h, cell.w, hs}, palette::kSendBuffer);
-    top.run = c.run;
-    top.device = device;
-    top.tick0 = k;
-    top.tick1 = e;
-    top.value = send;
-    top.from = e;
+    bar(Role::kSendBuffer, std::min(h, std::max(1.0, std::round(static_cast<double>(send) / full * usable))),
+        palette::kSendBuffer, send);
   }
   return line_y;
 }
