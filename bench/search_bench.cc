@@ -10,7 +10,9 @@
 
 namespace {
 
-void SearchBench(benchmark::State& state, int P, int M, ppsim::Tick comm) {
+// `comms`: placed with PyTorch's lowering, `comm` ticks a transfer, instead
+// of the latency model.
+void SearchBench(benchmark::State& state, int P, int M, ppsim::Tick comm, bool comms = false) {
   ppsim::Problem p;
   p.P = P;
   p.M = M;
@@ -18,6 +20,11 @@ void SearchBench(benchmark::State& state, int P, int M, ppsim::Tick comm) {
   p.costs.b = {2};
   p.costs.w = {1};
   p.comm = comm;
+  if (comms) {
+    p.comm = 0;
+    p.comms.order = ppsim::CommOrder::kPytorch;
+    p.comms.latency = comm;
+  }
   ppsim::SearchOptions o;
   o.max_activations = P;
   o.time_limit_seconds = 60;
@@ -39,8 +46,12 @@ void SearchBench(benchmark::State& state, int P, int M, ppsim::Tick comm) {
 
 void BM_Search_P4_M8(benchmark::State& state) { SearchBench(state, 4, 8, 1); }
 void BM_Search_P8_M24(benchmark::State& state) { SearchBench(state, 8, 24, 1); }
+void BM_Search_Comms_P4_M8(benchmark::State& state) { SearchBench(state, 4, 8, 1, true); }
+void BM_Search_Comms_P8_M24(benchmark::State& state) { SearchBench(state, 8, 24, 1, true); }
 
 BENCHMARK(BM_Search_P4_M8)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Search_P8_M24)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Search_Comms_P4_M8)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Search_Comms_P8_M24)->Unit(benchmark::kMillisecond);
 
 }  // namespace

@@ -134,14 +134,26 @@ void BindSearch(pyb::module_& m) {
       "search",
       [](pyb::object P, pyb::object M, pyb::object chunks, pyb::object costs, pyb::object comm, pyb::object hold,
          pyb::object cost_file, pyb::object memory_limit, pyb::object cost_per, pyb::object max_activations,
-         pyb::object placement, pyb::object time_limit, pyb::object seed) {
-        return SearchNamed({P, M, chunks, costs, comm, hold, cost_file, memory_limit, cost_per}, max_activations,
-                           placement, time_limit, seed);
+         pyb::object placement, pyb::object time_limit, pyb::object seed, pyb::object comms, pyb::object link_latency,
+         pyb::object link_bandwidth, pyb::object link_concurrency, pyb::object link_bytes,
+         pyb::object link_send_release) {
+        ProblemArgs args{P, M, chunks, costs, comm, hold, cost_file, memory_limit, cost_per};
+        args.comms = comms;
+        args.link_latency = link_latency;
+        args.link_bandwidth = link_bandwidth;
+        args.link_concurrency = link_concurrency;
+        args.link_bytes = link_bytes;
+        args.link_send_release = link_send_release;
+        return SearchNamed(args, max_activations, placement, time_limit, seed);
       },
       PPSIM_PROBLEM_KWARGS, pyb::arg("max_activations") = pyb::none(), pyb::arg("placement") = "loop",
-      pyb::arg("time_limit") = pyb::none(), pyb::arg("seed") = pyb::none(),
+      pyb::arg("time_limit") = pyb::none(), pyb::arg("seed") = pyb::none(), pyb::arg("comms") = pyb::none(),
+      pyb::arg("link_latency") = pyb::none(), pyb::arg("link_bandwidth") = pyb::none(),
+      pyb::arg("link_concurrency") = pyb::none(), pyb::arg("link_bytes") = pyb::none(),
+      pyb::arg("link_send_release") = pyb::none(),
       "The shortest schedule within a per-device memory budget, with a lower bound (`ppsim search`); returns a "
-      "SearchResult.");
+      "SearchResult. comms= (a lowering rule, as simulate's) with the link_* keywords places every candidate with "
+      "its SEND/RECV ops and ranks them by that makespan (docs/search.md, \"With communication\").");
   m.def("search_split", &SearchSplit, pyb::arg("model"), pyb::arg("P") = pyb::none(), pyb::arg("M") = pyb::none(),
         pyb::arg("memory_limit") = pyb::none(), pyb::arg("comm") = pyb::none(), pyb::arg("placement") = pyb::none(),
         pyb::arg("chunks") = pyb::none(), pyb::arg("time_limit") = pyb::none(), pyb::arg("seed") = pyb::none(),

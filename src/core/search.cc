@@ -15,6 +15,8 @@
 #include "search_recompute.h"
 #include "search_seeds.h"
 #include "search_zb_greedy.h"
+#include "ppsim/comm_lowering.h"
+#include "ppsim/comm_run.h"
 #include "ppsim/microbatch_lengths.h"
 #include "ppsim/placement.h"
 #include "ppsim/recompute.h"
@@ -64,6 +66,10 @@ Error CheckOptions(const Problem& p, const SearchOptions& o) {
     return Error::Field(ErrorCode::kPrecondition, "recompute_at",
                         ": search puts each R right before its B, after B's gradient (before_b); early is not "
                         "searched yet");
+  if (Recomputes(p) && p.comms.enabled())
+    return Error::Field(ErrorCode::kPrecondition, "comms",
+                        ": search with recompute places without comm ops (R is not lowered yet); drop --comms or "
+                        "--recompute");
   Error e = ValidateProblem(p);
   if (e.code != ErrorCode::kOk) return e;
   if (o.max_activations < 0)
@@ -81,6 +87,25 @@ Error CheckOptions(const Problem& p, const SearchOptions& o) {
                       " (static bytes + one microbatch's activations on the fullest device)");
   }
   return Error::Ok();
+}
+
+// With comms: the rule must lower the search's orders (each a split
+// backward, R-free, one op per slot); the order one microbatch at a time,
+// which every budget fits, is lowered and placed, and the rule's refusal or
+// the deadlock of its program is the answer, naming the rule.
+Error CheckCommsLower(const Problem& p) {
+  if (!p.comms.enabled()) return Error::Ok();
+  const Schedule one = search::OneAtATime(p);
+  Result<CommProgram> program = LowerComms(p, one);
+  Error e = program ? Error::Ok() : program.error();
+  if (e.ok()) {
+    Result<CommRun> run = RunComms(p, one, *program, p.comms);
+    if (!run) e = run.error();
+  }
+  if (e.ok()) return e;
+  return Error::Field(e.code, "comms",
+                      " " + std::string(CommOrderName(p.comms.order)) +
+                          " cannot place the search's orders (each backward split into B and W): " + e.message);
 }
 
 // Every fixed schedule: recorded, and offered when it fits. Once the time
@@ -223,9 +248,9 @@ Result<SearchResult> Finish(Context& c, const Problem& given, SearchResult r) {
   if (e.code != ErrorCode::kOk) return Fail(ErrorCode::kInternal, "search: " + e.message);
   if (Recomputes(p))
     if (e = InsertRecompute(p, best); !e.ok()) return Fail(ErrorCode::kInternal, "search: " + e.message);
-  Result<Timeline> t = Place(p, std::move(best));
+  Result<Timeline> t = PlaceRun(p, std::move(best));  // with comms: lowered and placed as simulate does
   if (!t.ok()) return Fail(ErrorCode::kInternal, "search: " + t.error().message);
-  if (Recomputes(p) && t->makespan != c.best_makespan())  // R right before B, after its gradient: B folded
+  if ((Recomputes(p) || p.comms.enabled()) && t->makespan != c.best_makespan())  // R right before B: B folded
     return Fail(ErrorCode::kInternal, "search: the result re-placed ends at " + std::to_string(t->makespan) +
                                           ", not " + std::to_string(c.best_makespan()));
   TimelineToCheck check;
@@ -240,7 +265,8 @@ Result<SearchResult> Finish(Context& c, const Problem& given, SearchResult r) {
   check.ops = t->Ops();
   // The independent check of the placement (validate.h) costs about a dozen
   // placements: on a large problem it runs only if the time limit allows.
-  if (p.comm_hops.empty() && c.TimeLeftFor(kValidationPlacements)) {
+  // It checks the latency model: a comm placement is not checked there.
+  if (p.comm_hops.empty() && !p.comms.enabled() && c.TimeLeftFor(kValidationPlacements)) {
     const std::vector<Violation> v = ValidateTimeline(check);
     if (!v.empty()) return Fail(ErrorCode::kInternal, "search: the result does not validate: " + v[0].message);
     r.validated = true;
@@ -271,7 +297,11 @@ Result<SearchResult> Search(const Problem& problem, const SearchOptions& options
   // With recompute the methods order F, B and W of a problem whose B costs
   // R + B (R right before B, waiting on B's gradient, starts and ends as that
   // B would); the budget counts the set shrinking between F and R.
-  const Problem ordered = search::FoldedRecompute(problem);
+  // With comms the methods see each hop's transfer time as its latency,
+  // the bound holds for the comm placement (CommRelaxation), and each
+  // candidate is placed with its comm ops.
+  if (Error ce = CheckCommsLower(problem); !ce.ok()) return ce;
+  const Problem ordered = search::CommRelaxation(search::FoldedRecompute(problem));
   Context c(ordered, options, std::move(budget));
   c.set_lower_bound(search::LowerBound(ordered, search::BoundBudget(c.budget())).Max());
 
@@ -282,8 +312,11 @@ Result<SearchResult> Search(const Problem& problem, const SearchOptions& options
   c.set_phase_deadline(0.3 * limit);
   TryGreedy(c);
   // The exact search orders microbatches as given, each alike: with
-  // per-microbatch costs it proves nothing, and only the bound can.
-  const bool small = ordered.Space().size() <= options.exact_max_ops && !PerMicrobatch(problem);
+  // per-microbatch costs it proves nothing, and only the bound can. With
+  // comms it does not run: its model times each hop as a fixed latency, and
+  // its finishing would prove nothing of the comm placement.
+  const bool small =
+      ordered.Space().size() <= options.exact_max_ops && !PerMicrobatch(problem) && !problem.comms.enabled();
   if (small && !c.Stopped()) {
     c.set_phase("exact");
     c.set_phase_deadline(0.9 * limit);

@@ -120,4 +120,13 @@ BoundParts LowerBound(const Problem& p, const Budget& budget) {
   return out;
 }
 
+Problem CommRelaxation(const Problem& p) {
+  if (!p.comms.enabled()) return p;
+  Problem q = p;
+  q.comm = 0;  // one stage: no hop
+  q.comm_hops.assign(std::max(0, p.stages() - 1), 0);
+  for (int b = 0; b + 1 < p.stages(); ++b) q.comm_hops[b] = p.comms.latency + p.comms.SizeTicks(p.comms.BytesAt(b));
+  return q;
+}
+
 }  // namespace ppsim::search

@@ -23,4 +23,16 @@ struct BoundParts {
 // REQUIRES: every capacity > 0 (the budget is at least the minimum).
 BoundParts LowerBound(const Problem& problem, const Budget& budget);
 
+// With the communication model on: `problem` with the latency model that no
+// comm placement of the same order beats (docs/search.md, "With
+// communication"). A transfer starts no earlier than its producer's end and
+// lasts latency + bytes ÷ bandwidth, and the consumer waits for it; a
+// device runs its computes in its order, one at a time; the step ends no
+// earlier than its last compute. So each compute starts no earlier than
+// where Place() puts it with that transfer time as the latency of its hop
+// (comm_hops), and the bound of that problem bounds the comm placements.
+// `comms` stays on (the oracle places with it; comm_hops are not used
+// there). Without comms, `problem` unchanged.
+Problem CommRelaxation(const Problem& problem);
+
 }  // namespace ppsim::search

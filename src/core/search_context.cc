@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "ppsim/comm_lowering.h"
 #include "ppsim/placement.h"
 
 namespace ppsim::search {
@@ -21,14 +22,29 @@ double Context::Seconds() const {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
 }
 
+// On success `s` is in last().schedule; on error it is left where it was
+// (PlaceInto and RunCommsInto both promise that).
+Error Context::Place(Schedule& s) {
+  Error e = PlaceInto(problem_, std::move(s), scratch_);
+  if (!comms() || !e.ok()) return e;
+  // An order that deadlocks in the latency model deadlocks with comm ops
+  // too (a comm placement would be a placement of it), and the fast placer
+  // says so for a fraction of what lowering it and naming the cycle cost.
+  s = std::move(scratch_.schedule);
+  Result<CommProgram> program = LowerComms(problem_, s);  // the rule `simulate --comms` lowers by
+  if (!program) return program.error();
+  return RunCommsInto(problem_, std::move(s), *program, problem_.comms, comm_scratch_, comm_run_);
+}
+
 Tick Context::Evaluate(Schedule& s) {
   ++evaluated_;
   const double t0 = large_ ? Seconds() : 0;
-  const Error e = PlaceInto(problem_, std::move(s), scratch_);
+  const Error e = Place(s);
   if (large_) slowest_evaluation_ = std::max(slowest_evaluation_, Seconds() - t0);
-  if (e.code != ErrorCode::kOk) return kNone;  // PlaceInto left `s` where it was
-  s = std::move(scratch_.schedule);
-  return scratch_.makespan;
+  if (e.code != ErrorCode::kOk) return kNone;  // a deadlock, of the order or of its comm program
+  Timeline& t = comms() ? comm_run_.timeline : scratch_;
+  s = std::move(t.schedule);
+  return t.makespan;
 }
 
 Tick Context::Consider(Schedule& s, const std::string& found_by) {

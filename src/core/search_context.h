@@ -1,7 +1,11 @@
 // The state every search method shares: the problem, the budget, the bound,
 // the best schedule so far, the clock and the random source. One method
 // hands a candidate order to Consider(), which places it (the fast placer is
-// the oracle), keeps it if it fits and is shorter, and counts it.
+// the oracle), keeps it if it fits and is shorter, and counts it. With the
+// communication model on (Problem::comms), the oracle is the comm placement
+// instead: each order lowered by the problem's rule (LowerComms) and placed
+// with its SEND/RECV ops (RunCommsInto), its makespan the step's end, as
+// `simulate --comms` places it.
 #pragma once
 
 #include <chrono>
@@ -11,6 +15,7 @@
 #include <vector>
 
 #include "search_budget.h"
+#include "ppsim/comm_run.h"
 #include "ppsim/search.h"
 #include "ppsim/timeline.h"
 
@@ -31,8 +36,10 @@ class Context {
   // when it deadlocks. Counts one evaluation. Does not check the budget.
   Tick Evaluate(Schedule& s);
   // Start and end ticks (by OpId) of the last schedule Evaluate placed.
-  Tick last_start(OpId id) const { return scratch_.Start(id); }
-  const std::vector<Tick>& last_end() const { return scratch_.end; }
+  Tick last_start(OpId id) const { return last().Start(id); }
+  const std::vector<Tick>& last_end() const { return last().end; }
+  // True when candidates are placed with comm ops (problem().comms on).
+  bool comms() const { return problem_.comms.enabled(); }
   // Evaluate + budget check + keep if strictly shorter than the best.
   // Returns the makespan (kNone if it deadlocks or does not fit).
   Tick Consider(Schedule& s, const std::string& found_by);
@@ -80,12 +87,16 @@ class Context {
 
  private:
   void MaybeReport();
+  const Timeline& last() const { return comms() ? comm_run_.timeline : scratch_; }
+  Error Place(Schedule& s);
 
   Problem problem_;
   SearchOptions options_;
   Budget budget_;
   std::mt19937_64 rng_;
   Timeline scratch_;
+  CommScratch comm_scratch_;  // with comms: RunCommsInto's buffers and its last run
+  CommRun comm_run_;
   Schedule best_;
   Tick best_makespan_ = kNone;
   std::string found_by_;

@@ -34,7 +34,11 @@ std::vector<Edge> CriticalDeviceEdges(const Context& c, const Schedule& s, std::
     const OpId dep = DependencyOf(s.space, true, id);
     bool by_device = prev != kNoOp && end[prev] == start(id);
     bool by_dep = false;
-    if (dep != kNoOp) {
+    if (dep != kNoOp && c.comms()) {
+      // Placed with comm ops: an op that did not start when its device
+      // became free waited on its input's transfer (or a call before it).
+      by_dep = !by_device && end[dep] <= start(id);
+    } else if (dep != kNoOp) {
       const Op a = s.space.At(dep), b = s.space.At(id);
       const Tick lat = a.kind == b.kind ? p.CommBetween(a.stage, b.stage) : 0;
       by_dep = end[dep] + lat == start(id);

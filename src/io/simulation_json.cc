@@ -272,4 +272,6 @@ bool WriteSimulationJson(JsonOut& out, const Timeline& t, const Metrics& m, bool
   return out.ok();
 }
 
+void WriteCommsJson(JsonOut& out, const Problem& problem) { CommsBlock(out, problem); }
+
 }  // namespace ppsim::io

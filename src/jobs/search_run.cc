@@ -1,5 +1,6 @@
 #include "ppsim/jobs/search_run.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -7,6 +8,7 @@
 
 #include "json_dump.h"
 #include "memory_bytes_json.h"
+#include "ppsim/io/simulation_json.h"
 #include "simulation_tree.h"
 
 namespace ppsim::jobs {
@@ -41,6 +43,10 @@ Result<SearchOptions> ToSearchOptions(const SearchRequest& r) {
 Result<Problem> ToSearchProblem(const SearchRequest& r) {
   if (r.placement != "loop" && r.placement != "vshape")
     return Error::Field(ErrorCode::kInvalidValue, "placement", ": '" + r.placement + "' is not one of loop, vshape");
+  const std::string link = FirstLinkKey(r.problem);
+  if (!link.empty() && (r.problem.comms.empty() || r.problem.comms == "none"))
+    return Error::Field(ErrorCode::kUsage, link,
+                        " is a parameter of the comm model: give comms (a rule, docs/comms.md) or drop it");
   io::ProblemOptions po = r.problem;
   if (r.placement == "vshape" && !r.chunks_given) po.chunks = "2";
   Result<Problem> p = io::ToProblem(po);
@@ -53,6 +59,18 @@ std::string Percent(double x) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.1f%%", 100 * x);
   return buf;
+}
+
+// simulate --json's "comms" object, as a tree.
+nlohmann::json CommsJson(const Problem& p) {
+  std::string text;
+  io::JsonOut out([&text](std::string_view bytes) {
+    text += bytes;
+    return true;
+  });
+  io::WriteCommsJson(out, p);
+  out.Finish();
+  return nlohmann::json::parse(text);
 }
 
 }  // namespace
@@ -70,20 +88,47 @@ Result<SearchRun> RunSearch(const SearchRequest& request, std::function<void(con
   return SearchRun{std::move(run), std::move(*r)};
 }
 
+std::string FirstLinkKey(const io::ProblemOptions& o) {
+  for (auto [key, text] : {std::pair<const char*, const std::string*>{"link.latency", &o.link_latency},
+                           {"link.bandwidth", &o.link_bandwidth},
+                           {"link.concurrency", &o.link_concurrency},
+                           {"link.bytes", &o.link_bytes},
+                           {"link.send_release", &o.link_send_release}})
+    if (!text->empty()) return key;
+  return "";
+}
+
 double SearchGap(const SearchRun& run) {
   const Tick m = run.run.timeline.makespan;
   return m == 0 ? 0 : static_cast<double>(m - run.result.lower_bound) / static_cast<double>(m);
 }
 
+// "comm=1" (the latency model), or the comm model's keys as the user gives
+// them, in units: "comms=pytorch link.latency=1", the other link keys when
+// not their defaults.
+std::string CommText(const Problem& p) {
+  if (!p.comms.enabled()) return "comm=" + std::to_string(p.comm);
+  const CommModel& c = p.comms;
+  const std::int64_t k = std::max<std::int64_t>(1, c.time_scale);
+  std::string s = "comms=" + std::string(CommOrderName(c.order)) + " link.latency=" + std::to_string(c.latency / k);
+  if (c.bandwidth > 0) s += " link.bandwidth=" + std::to_string(c.bandwidth);
+  if (!c.transfer_bytes.empty()) {
+    s += " link.bytes=";
+    for (size_t i = 0; i < c.transfer_bytes.size(); ++i) s += (i > 0 ? ":" : "") + std::to_string(c.transfer_bytes[i]);
+  }
+  if (c.concurrency != 1) s += " link.concurrency=" + std::to_string(c.concurrency);
+  if (c.send_release == SendRelease::kCompletion) s += " link.send_release=completion";
+  return s;
+}
+
 std::string SearchSummaryLine(const SearchRun& run) {
   const SearchResult& r = run.result;
   const Problem& p = run.run.timeline.problem;
-  std::string s = "search  P=" + std::to_string(p.P) + " M=" + std::to_string(p.M) + " v=" + std::to_string(p.v) +
-                  " comm=" + std::to_string(p.comm) + "\nbudget " + std::to_string(r.budget) + " " + r.budget_unit +
-                  "/device: makespan " + std::to_string(run.run.timeline.makespan) + "  lower bound " +
-                  std::to_string(r.lower_bound) + "  gap " + Percent(SearchGap(run)) +
-                  (r.optimal ? "  optimal" : "  not proven optimal") + "  (found by " + r.found_by + "; " +
-                  std::to_string(r.evaluated) + " candidates in ";
+  std::string s = "search  P=" + std::to_string(p.P) + " M=" + std::to_string(p.M) + " v=" + std::to_string(p.v) + " " +
+                  CommText(p) + "\nbudget " + std::to_string(r.budget) + " " + r.budget_unit + "/device: makespan " +
+                  std::to_string(run.run.timeline.makespan) + "  lower bound " + std::to_string(r.lower_bound) +
+                  "  gap " + Percent(SearchGap(run)) + (r.optimal ? "  optimal" : "  not proven optimal") +
+                  "  (found by " + r.found_by + "; " + std::to_string(r.evaluated) + " candidates in ";
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.2f s", r.seconds);
   s += buf;
@@ -91,7 +136,9 @@ std::string SearchSummaryLine(const SearchRun& run) {
   s += seed != nullptr ? "; best fixed schedule that fits: " + seed->name + " " + std::to_string(seed->makespan)
                        : "; no fixed schedule fits";
   if (!r.validated)
-    s += p.comm_hops.empty() ? "; not validated within the time limit" : "; not validated (per-hop latencies)";
+    s += p.comms.enabled()     ? "; not validated (comm ops: validate checks the latency model)"
+         : p.comm_hops.empty() ? "; not validated within the time limit"
+                               : "; not validated (per-hop latencies)";
   if (r.seeds_not_tried > 0)
     s += "; " + std::to_string(r.seeds_not_tried) + " fixed schedule" + (r.seeds_not_tried == 1 ? "" : "s") +
          " not tried within the time limit";
@@ -116,6 +163,7 @@ std::string SearchResultJson(const SearchRun& run) {
   j["fixed_schedules"] = seeds;
   j["fixed_schedules_not_tried"] = r.seeds_not_tried;
   if (r.zb_auto > 0) j["zb_auto_makespan"] = r.zb_auto;
+  if (t.problem.comms.enabled()) j["comms"] = CommsJson(t.problem);
   if (t.problem.memory.enabled()) io::AddMemoryBytesJson(t, MeasureMemoryBytes(t), j);
   return io::DumpJson(j);
 }

@@ -107,3 +107,41 @@ def test_search_split_is_the_clis_json(tmp_path):
     assert e.value.code == 5
     assert str(e.value).startswith("memory_limit 1000 bytes is below what the lightest split needs: the minimum "
                                    "that works is 20300")
+
+
+# With communication as ops (docs/search.md, "With communication"): P = 2,
+# M = 4, two stage-sets, unit costs, PyTorch's lowering, one tick a transfer.
+COMMS_FLAGS = ["-P", "2", "-M", "4", "--cost", "F=1,B=1,W=1", "--max-activations", "2", "--comms", "pytorch",
+               "--link-latency", "1", "--time-limit", "60"]
+COMMS_KWARGS = dict(P=2, M=4, costs={"F": 1, "B": 1, "W": 1}, max_activations=2, comms="pytorch", link_latency=1,
+                    time_limit=60)
+
+
+def test_comms_search_is_the_clis_and_places_as_simulate(tmp_path):
+    r = ppsim.search(**COMMS_KWARGS)
+    assert (r.makespan, r.lower_bound, r.optimal) == (18, 15, False)
+    assert "search  P=2 M=4 v=1 comms=pytorch link.latency=1\n" in str(r)
+    j = json.loads(r.to_json())
+    assert j["comms"]["rule"] == "pytorch" and j["comms"]["latency"] == {"ticks": 1, "units": 1}
+    assert j["validated"] is False
+    cli = json.loads(run_cli("search", *COMMS_FLAGS, "--json")[1])
+    assert timeless(cli) == timeless(j)
+    order = tmp_path / "found.txt"
+    order.write_text(r.order("text"))
+    placed = ppsim.simulate(schedule_file=str(order), costs={"F": 1, "B": 1, "W": 1}, comms="pytorch", link_latency=1)
+    assert placed.makespan == r.makespan
+
+
+COMMS_ERRORS = [
+    (["--max-activations", "4", "--comms", "megatron"], dict(max_activations=4, comms="megatron")),
+    (["--max-activations", "4", "--link-latency", "1"], dict(max_activations=4, link_latency=1)),
+]
+
+
+@pytest.mark.parametrize("flags,kwargs", COMMS_ERRORS, ids=[" ".join(f) for f, _ in COMMS_ERRORS])
+def test_comms_errors_are_the_clis(flags, kwargs):
+    code, out, err = run_cli("search", *BASE, *flags)
+    assert code in (2, 5) and out == "" and err.count("\n") == 1
+    with pytest.raises(ppsim.Error) as e:
+        ppsim.search(P=4, M=8, **kwargs)
+    assert (e.value.code, str(e.value)) == (code, as_python(err))

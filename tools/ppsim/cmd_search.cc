@@ -1,5 +1,6 @@
 // ppsim search -P p -M m [--chunks v --placement loop|vshape] --cost F=..,B=..,W=.. --comm c
-//              --max-activations N [--time-limit S] [--seed S] [--json | --export FORMAT] [-o FILE]
+//              [--comms RULE --link-latency T ...] --max-activations N [--time-limit S] [--seed S]
+//              [--json | --export FORMAT] [-o FILE]
 // The shortest schedule within a per-device memory budget, and a lower bound
 // (io's RunSearch, which Python's ppsim.search() calls too).
 #include <cstdio>
@@ -37,6 +38,9 @@ struct SearchCliOptions {
 // --model: the split, chunk count, placement and order (jobs::RunSplitSearch).
 int RunSplit(const SearchCliOptions& o) {
   const io::ProblemOptions& p = o.request.problem;
+  if (!p.comms.empty() || !jobs::FirstLinkKey(p).empty())
+    return Report(Error::Field(ErrorCode::kUsage, p.comms.empty() ? jobs::FirstLinkKey(p) : "comms",
+                               " with --model: the split search places with --comm's latency model only; drop it"));
   if (!p.cost.empty() || !p.cost_file.empty() || !o.request.max_activations.empty() || !p.layout.empty())
     return Report(Error::Field(ErrorCode::kUsage, "model",
                                " takes its costs and bytes from the model's layers, and the budget from "

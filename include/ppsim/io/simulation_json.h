@@ -16,4 +16,8 @@ namespace ppsim::io {
 // with series (MeasureOptions::series). Returns out.ok().
 bool WriteSimulationJson(JsonOut& out, const Timeline& timeline, const Metrics& metrics, bool critical_path);
 
+// The "comms" object of that JSON (the link's parameters, docs/formats.md).
+// REQUIRES: problem.comms.enabled().
+void WriteCommsJson(JsonOut& out, const Problem& problem);
+
 }  // namespace ppsim::io

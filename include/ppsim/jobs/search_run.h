@@ -33,10 +33,15 @@ struct SearchRun {
 };
 
 // Checks the request (kInvalidValue naming the flag, kPrecondition for a
-// budget below the minimum) and searches; errors are Search()'s otherwise.
+// budget below the minimum, kUsage for a link parameter without a comms
+// rule: it would be ignored) and searches; errors are Search()'s otherwise.
 // `progress` is called about every 0.25 s (may be empty).
 Result<SearchRun> RunSearch(const SearchRequest& request,
                             std::function<void(const SearchProgress&)> progress = nullptr);
+
+// The key of the first link parameter (link.latency, ...) `options` gives,
+// or "" when none is given.
+std::string FirstLinkKey(const io::ProblemOptions& options);
 
 // (makespan - lower bound) / makespan; 0 for an empty timeline.
 double SearchGap(const SearchRun& run);
