@@ -235,6 +235,28 @@ void TryGreedy(Context& c) {
 // at 8.4 M ops: the ops listed as PlacedOps, then checked).
 constexpr int kValidationPlacements = 12;
 
+// With comms: the exact search on the latency model of CommRelaxation
+// (src/core/search_bound.h), within the phase's time and the evaluations
+// left, from the best comm order's relaxed placement. No comm placement
+// ends before the relaxation's optimum, so when the search finishes, the
+// optimum is a lower bound of every comm placement within the budget.
+void RaiseBoundToRelaxedOptimum(Context& c, double deadline) {
+  Problem relaxed = c.problem();
+  relaxed.comms = CommModel{};
+  SearchOptions o = c.options();
+  o.progress = nullptr;
+  o.time_limit_seconds = std::max(1e-3, deadline - c.Seconds());
+  if (o.max_evaluations > 0) o.max_evaluations = std::max<std::int64_t>(1, o.max_evaluations - c.evaluated());
+  Context r(relaxed, o, c.budget());
+  r.set_lower_bound(c.lower_bound());
+  Schedule best = c.best();
+  const Tick makespan = r.Evaluate(best);
+  if (makespan != kNone) r.Offer(best, makespan, "relaxed");
+  const bool finished = search::ExactSearch(r) && (!r.Stopped() || r.Proven());
+  c.CountEvaluations(r.evaluated());
+  if (finished && r.best_makespan() != kNone) c.set_lower_bound(std::max(c.lower_bound(), r.best_makespan()));
+}
+
 // Re-places the best order on `given` (the problem as asked: with
 // recompute, its R ops go in right before their B), validates it and fills
 // the result.
@@ -313,11 +335,16 @@ Result<SearchResult> Search(const Problem& problem, const SearchOptions& options
   TryGreedy(c);
   // The exact search orders microbatches as given, each alike: with
   // per-microbatch costs it proves nothing, and only the bound can. With
-  // comms it does not run: its model times each hop as a fixed latency, and
-  // its finishing would prove nothing of the comm placement.
-  const bool small =
-      ordered.Space().size() <= options.exact_max_ops && !PerMicrobatch(problem) && !problem.comms.enabled();
-  if (small && !c.Stopped()) {
+  // comms its finishing proves nothing of the comm placement (its model
+  // times each hop as a fixed latency): it runs on the relaxation instead,
+  // whose optimum bounds every comm placement.
+  const bool small = ordered.Space().size() <= options.exact_max_ops && !PerMicrobatch(problem);
+  if (small && problem.comms.enabled() && !c.Stopped()) {
+    c.set_phase("exact");
+    c.set_phase_deadline(0.9 * limit);
+    RaiseBoundToRelaxedOptimum(c, 0.9 * limit);
+  }
+  if (small && !problem.comms.enabled() && !c.Stopped()) {
     c.set_phase("exact");
     c.set_phase_deadline(0.9 * limit);
     const bool finished = search::ExactSearch(c);

@@ -49,6 +49,8 @@ class Context {
   // Counts one branch-and-bound node as an evaluation (so that
   // max_evaluations bounds the exact search too).
   void CountNode() { ++evaluated_; }
+  // Counts the evaluations of a search run beside this one.
+  void CountEvaluations(std::int64_t n) { evaluated_ += n; }
   Tick best_makespan() const { return best_makespan_; }
   const Schedule& best() const { return best_; }
   const std::string& found_by() const { return found_by_; }

@@ -78,8 +78,19 @@ TEST(SearchComms, CommsChangeWhichOrderWins) {
   ASSERT_TRUE(found.ok()) << found.error().message;
   EXPECT_EQ(found->timeline.makespan, 18);
   EXPECT_EQ(found->found_by, "seed:zb-h1");
-  EXPECT_EQ(found->lower_bound, 15);
-  EXPECT_FALSE(found->optimal);  // 18 > 15: the exact method does not run with comms
+  // The relaxation's optimum, proven by the exact search: 1F1B's 17.
+  EXPECT_EQ(found->lower_bound, 17);
+  EXPECT_FALSE(found->optimal);
+}
+
+// One stage-set a device, P = 2, M = 2: one microbatch at a time, 7 ticks
+// each with a tick per transfer, meets the relaxation's optimum.
+TEST(SearchComms, OptimalOnlyWhenTheMakespanMeetsTheBound) {
+  Result<SearchResult> r = Search(WithComms(Unit(2, 2), CommOrder::kPytorch, 1), Budget(1));
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(r->timeline.makespan, 14);
+  EXPECT_EQ(r->lower_bound, 14);
+  EXPECT_TRUE(r->optimal);
 }
 
 // The bound's premise (search_bound.h, CommRelaxation): no comm placement of
