@@ -29,15 +29,41 @@ void EachOp(const Slot& slot, auto&& f) {
   if (slot.pair()) f(OpId{slot.overlapped});
 }
 
-// Pass 1. The next `count` distinct stages from `from` on; a pair adds both
-// halves' stages before the count is checked, as PyTorch's does.
-std::vector<int> NextStages(const OpSpace& space, const std::vector<Slot>& slots, size_t from, size_t count) {
-  std::vector<int> out;
-  for (size_t i = from; i < slots.size() && out.size() < count; ++i)
+// Pass 1. For each slot i, the next `count` distinct stages from i on; a
+// pair adds both halves' stages before the count is checked, as PyTorch's
+// does. Computed for every i in one pass from the end (a scan from each i
+// runs to the end of the queue whenever the device has fewer than `count`
+// stages left: quadratic): a device has few stages, each one's first slot
+// at or after i is kept, and the answer is those stages by that slot (a
+// pair's first half first), whole slots taken until `count` is reached.
+std::vector<std::vector<int>> EveryNextStages(const OpSpace& space, const std::vector<Slot>& slots, size_t count) {
+  struct First {
+    int stage;
+    size_t slot;
+    int half;  // 0: the slot's op, 1: its pair's other half
+  };
+  std::vector<First> first, order;
+  std::vector<std::vector<int>> out(slots.size());
+  for (size_t i = slots.size(); i-- > 0;) {
+    int half = 0;
     EachOp(slots[i], [&](OpId id) {
       const int s = space.At(id).stage;
-      if (std::find(out.begin(), out.end(), s) == out.end()) out.push_back(s);
+      auto at = std::find_if(first.begin(), first.end(), [s](const First& f) { return f.stage == s; });
+      if (at == first.end()) {
+        first.push_back({s, i, half});
+      } else if (at->slot != i) {  // a pair's two halves on one stage: the first counts
+        *at = {s, i, half};
+      }
+      ++half;
     });
+    order = first;
+    std::sort(order.begin(), order.end(),
+              [](const First& a, const First& b) { return a.slot != b.slot ? a.slot < b.slot : a.half < b.half; });
+    std::vector<int>& next = out[i];
+    for (size_t k = 0; k < order.size() && next.size() < count;)
+      for (const size_t slot = order[k].slot; k < order.size() && order[k].slot == slot; ++k)
+        next.push_back(order[k].stage);
+  }
   return out;
 }
 
@@ -45,8 +71,9 @@ Actions UnshardReshard(const OpSpace& space, const std::vector<Slot>& slots) {
   constexpr size_t kMaxActiveStages = 3;  // PyTorch's default
   Actions out;
   std::set<int> active;
+  const std::vector<std::vector<int>> every = EveryNextStages(space, slots, kMaxActiveStages);
   for (size_t i = 0; i < slots.size(); ++i) {
-    const std::vector<int> next = NextStages(space, slots, i, kMaxActiveStages);
+    const std::vector<int>& next = every[i];
     std::vector<int> evict;
     for (int s : active)
       if (std::find(next.begin(), next.end(), s) == next.end()) evict.push_back(s);
