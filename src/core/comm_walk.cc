@@ -19,6 +19,8 @@
 // message is the graph's, and the fast path needs none of its own.
 #include <algorithm>
 #include <array>
+#include <limits>
+#include <memory>
 #include <utility>
 
 #include "comm_graph.h"
@@ -65,15 +67,17 @@ struct CommScratch::Buffers {
   // transfer and the transfer whose RECV its call queues behind (or -1);
   // for a compute slot, the inputs of its ops: ≥ 0 a transfer it
   // receives, ≤ -2 an op on its own device (LocalInput), -1 none.
+  // Left uninitialised (the scan writes every field of each).
   struct Link {
-    std::array<std::int32_t, 2> in = {-1, -1};
-    Tick ticks = 0;  // compute: how long it runs; SEND: 1 when its producer is the device's latest compute before it
+    std::array<std::int32_t, 2> in;
+    Tick ticks;  // compute: how long it runs; SEND: 1 when its producer is the device's latest compute before it
   };
   std::vector<Tick> boundary_ticks;  // per stage boundary: a transfer's latency + bytes / bandwidth
   std::vector<std::int64_t> boundary_bytes;  // per stage boundary: a transfer's bytes
   std::vector<Tick> kind_ticks, full_ticks;  // per (kind, stage) and per stage: a compute's cost
   std::vector<std::uint64_t> scanned;         // per op id, a bit: its compute is in a program scanned so far
-  std::vector<Link> links;
+  std::unique_ptr<Link[]> links;  // per action, devices in turn; kept from call to call
+  std::int64_t links_capacity = 0;
   std::vector<std::int64_t> action_from;
   std::vector<Side> sides;
   std::vector<Lane> lanes;
@@ -117,27 +121,41 @@ class Walk {
     const std::int64_t n = kinds * space_.stages() * space_.microbatches();
     end_ = &run_.timeline.end;
     start_ = &run_.timeline.stored_start;
-    end_->assign(static_cast<size_t>(n), -1);  // -1: an id no slot places (a full backward's W)
-    start_->assign(static_cast<size_t>(n), -1);
+    if (placed_ == n) {  // the walk writes every tick
+      end_->resize(static_cast<size_t>(n));
+      start_->resize(static_cast<size_t>(n));
+    } else {
+      end_->assign(static_cast<size_t>(n), -1);  // -1: an id no slot places (a full backward's W)
+      start_->assign(static_cast<size_t>(n), -1);
+    }
     b_.lanes.assign(P, Buffers::Lane{});
     b_.unshard_of.assign(static_cast<size_t>(S_), -1);
     b_.waits.resize(P);
     for (auto& w : b_.waits) w.clear();
-    std::int64_t left = 0;
     b_.work.clear();
     for (int d = P - 1; d >= 0; --d) {
-      left += static_cast<std::int64_t>(program_.devices[d].size());
       b_.lanes[d].collective = b_.first_collective[d];
       b_.work.push_back(d);
     }
+    // Neither grows in the walk: the walk reads them through these.
+    sides_ = b_.sides.data();
+    lanes_ = b_.lanes.data();
+    has_collectives_ = !run_.collectives.empty();
+    ends_ = end_->data();
+    starts_ = start_->data();
     while (!b_.work.empty()) {  // a lane runs until it waits; timing a transfer wakes the lanes waiting on it
       const int d = b_.work.back();
       b_.work.pop_back();
       const std::vector<CommAction>& actions = program_.devices[d];
-      Buffers::Lane& lane = b_.lanes[d];
-      while (lane.next < static_cast<std::int64_t>(actions.size()) && Step(d, lane, actions)) --left;
+      const std::int64_t count = static_cast<std::int64_t>(actions.size());
+      const Buffers::Link* links = b_.links.get() + b_.action_from[d];
+      Buffers::Lane& lane = lanes_[d];
+      while (lane.next < count && Step(d, lane, actions.data(), links, count)) {
+      }
     }
-    if (left > 0) return false;  // lanes wait on each other: a cycle of waits
+    for (int d = 0; d < P; ++d)
+      if (b_.lanes[d].next < static_cast<std::int64_t>(program_.devices[d].size()))
+        return false;  // lanes wait on each other: a cycle of waits
     for (const Buffers::Side& side : b_.sides)
       if (!side.timed()) return false;  // transfers that queue behind each other
     if (overflow_) return false;
@@ -172,10 +190,11 @@ class Walk {
   bool Key(const CommAction& a, size_t* key, int* boundary) const {
     const bool backward = a.kind == CommKind::kSendB || a.kind == CommKind::kRecvB;
     const bool send = IsSend(a.kind);
-    const int s = backward ? (send ? a.stage - 1 : a.stage) : (send ? a.stage : a.stage - 1);
-    if (a.stage < 0 || a.stage >= S_ || s < 0 || s >= S_ - 1 || a.microbatch < 0 ||
-        a.microbatch >= space_.microbatches() || !space_.Exists(a.microbatch, s) || !space_.Exists(a.microbatch, s + 1) ||
-        (space_.split() != 0 && s == space_.split() - 1))
+    const int s = a.stage - (backward == send ? 1 : 0);  // a backward SEND's and a forward RECV's boundary is below
+    if (s < 0 || s >= S_ - 1 || static_cast<unsigned>(a.microbatch) >= static_cast<unsigned>(space_.microbatches()))
+      return false;
+    if (space_.split() != 0 &&
+        (!space_.Exists(a.microbatch, s) || !space_.Exists(a.microbatch, s + 1) || s == space_.split() - 1))
       return false;
     *boundary = s;
     *key = KeyOf(s, a.microbatch, backward);
@@ -218,45 +237,56 @@ class Walk {
       b_.full_ticks[st] = problem_.costs.FullBackward(st);
     }
     b_.scanned.assign(static_cast<size_t>(space_.size() + 63) / 64, 0);
-    b_.links.clear();
+    std::int64_t actions = 0;
+    for (const std::vector<CommAction>& program : program_.devices) actions += static_cast<std::int64_t>(program.size());
+    if (actions + kSidesAhead > b_.links_capacity) {
+      b_.links_capacity = actions + kSidesAhead;
+      b_.links = std::make_unique_for_overwrite<Buffers::Link[]>(static_cast<size_t>(b_.links_capacity));
+    }
+    for (std::int64_t k = actions; k < actions + kSidesAhead; ++k) b_.links[k] = Buffers::Link{{-1, -1}, 0};
+    Buffers::Link* next_link = b_.links.get();
+    const bool durations = !problem_.op_durations.empty();
+    const std::int64_t concurrency = model_.concurrency;
+    placed_ = 0;
     run_.collectives.clear();
     for (int d = 0; d < P; ++d) {
       b_.first_collective[d] = static_cast<std::int32_t>(run_.collectives.size());
       b_.posts.StartDevice(d);
-      b_.action_from[d] = static_cast<std::int64_t>(b_.links.size());
+      b_.action_from[d] = next_link - b_.links.get();
       const std::vector<Slot>& queue = schedule_.devices[d];
+      const std::int64_t recv_from = b_.posts.recv_from[d];
       size_t slot_at = 0;
       Slot latest;  // the latest compute slot so far
       for (const CommAction& a : program_.devices[d]) {
-        Buffers::Link& entry = b_.links.emplace_back();
+        Buffers::Link& entry = *next_link++;
+        entry.ticks = 0;
         std::array<std::int32_t, 2>& link = entry.in;
+        link = {-1, -1};
         if (a.kind == CommKind::kCompute) {
           if (slot_at >= queue.size() || !(queue[slot_at] == a.slot)) return false;
           ++slot_at;
           latest = a.slot;
           const Op first = Decode(a.slot.op);
-          entry.ticks = a.slot.pair() || !problem_.op_durations.empty() ? comm::SlotTicks(problem_, space_, a.slot)
-                        : a.slot.full ? b_.full_ticks[first.stage]
-                                      : b_.kind_ticks[static_cast<size_t>(first.kind) * S_ + first.stage];
-          int j = 0;
-          for (OpId id : {a.slot.op, OpId{a.slot.overlapped}}) {
-            if (id == kNoOp) continue;
-            const Op op = id == a.slot.op ? first : Decode(id);
-            const OpId p = DependencyOf(space_, op);
-            if (p == kNoOp) continue;
-            if (b_.device_of[Decode(p).stage] == d) {
-              if (!Scanned(p)) return false;  // later on this device: a deadlock the graph names
-              link[j++] = LocalInput(p);
-              continue;
+          if (!a.slot.pair()) {
+            entry.ticks = durations ? comm::SlotTicks(problem_, space_, a.slot)
+                          : a.slot.full ? b_.full_ticks[first.stage]
+                                        : b_.kind_ticks[static_cast<size_t>(first.kind) * S_ + first.stage];
+            if ((link[0] = Input(first, d)) == kRefused) return false;
+            MarkScanned(a.slot.op);
+            ++placed_;
+          } else {
+            entry.ticks = comm::SlotTicks(problem_, space_, a.slot);
+            int j = 0;
+            for (const Op& op : {first, Decode(a.slot.overlapped)}) {
+              const std::int32_t in = Input(op, d);
+              if (in == kRefused) return false;
+              if (in != -1) link[j++] = in;
             }
-            const bool backward = op.kind == OpKind::kB;
-            const std::int32_t t = b_.transfer_of[KeyOf(backward ? op.stage : op.stage - 1, op.microbatch, backward)];
-            if (t < 0) return false;  // its RECV is not before it in this program
-            link[j++] = t;
+            MarkScanned(a.slot.op);
+            MarkScanned(a.slot.overlapped);
+            placed_ += 2;
           }
-          for (OpId id : {a.slot.op, OpId{a.slot.overlapped}})
-            if (id != kNoOp) b_.scanned[static_cast<size_t>(id) / 64] |= std::uint64_t{1} << (id % 64);
-        } else if (IsTransferKind(a.kind)) {
+        } else if (IsTransfer(a.kind)) {
           size_t key = 0;
           int boundary = 0;
           if (!Key(a, &key, &boundary) || b_.device_of[a.stage] != d) return false;
@@ -282,9 +312,8 @@ class Walk {
           }
           // The call it queues behind on this device's stream: the
           // concurrency-th latest RECV posted before it, or none.
-          const std::int64_t recvs = static_cast<std::int64_t>(b_.posts.recvs.size()) - b_.posts.recv_from[d];
-          const int c = model_.concurrency;
-          link[1] = c > 0 && recvs >= c ? b_.posts.recvs[b_.posts.recv_from[d] + recvs - c] : -1;
+          const std::int64_t recvs = static_cast<std::int64_t>(b_.posts.recvs.size()) - recv_from;
+          link[1] = concurrency > 0 && recvs >= concurrency ? b_.posts.recvs[recv_from + recvs - concurrency] : -1;
           (send ? b_.posts.sends : b_.posts.recvs).push_back(id);
         } else {
           if (a.stage < 0 || a.stage >= S_ || problem_.DeviceOf(a.stage) != d) return false;
@@ -294,7 +323,7 @@ class Walk {
       if (slot_at != queue.size()) return false;
     }
     b_.posts.StartDevice(P);
-    b_.action_from[P] = static_cast<std::int64_t>(b_.links.size());
+    b_.action_from[P] = next_link - b_.links.get();
     for (Buffers::Side& s : b_.sides) {
       if (s.pending != 3) return false;
       s.pending = 2;  // both sides to post
@@ -314,13 +343,13 @@ class Walk {
   // One side of transfer t posts at `tick` on its device's stream, behind
   // the call of transfer `prev` (or none).
   void Post(std::int32_t t, bool send, Tick tick, std::int32_t prev) {
-    Buffers::Side& side = b_.sides[t];
+    Buffers::Side& side = sides_[t];
     (send ? side.send_post : side.recv_post) = tick;
     (send ? side.prev_src : side.prev_dst) = prev;
     --side.pending;
-    if (prev >= 0 && !b_.sides[prev].timed()) {
+    if (prev >= 0 && !sides_[prev].timed()) {
       ++side.pending;
-      Buffers::Side& before = b_.sides[prev];
+      Buffers::Side& before = sides_[prev];
       side.next[send ? 0 : 1] = before.waiters;
       before.waiters = 2 * t + (send ? 0 : 1);
     }
@@ -329,33 +358,32 @@ class Walk {
 
   // Times transfer t, whose sides have posted and whose calls ahead have
   // completed, and then each transfer that waited only for it.
-  void Complete(std::int32_t t) {
-    std::vector<std::int32_t>& ready = b_.stack;
-    ready.clear();
-    ready.push_back(t);
-    while (!ready.empty()) {
-      const std::int32_t x = ready.back();
-      ready.pop_back();
-      Buffers::Side& side = b_.sides[x];
+  void Complete(std::int32_t x) {
+    std::vector<std::int32_t>& ready = b_.stack;  // empty between calls
+    for (;;) {
+      Buffers::Side& side = sides_[x];
       Tick s = std::max(side.send_post, side.recv_post);
       for (std::int32_t p : {side.prev_src, side.prev_dst})
-        if (p >= 0) s = std::max(s, b_.sides[p].end);
+        if (p >= 0) s = std::max(s, sides_[p].end);
       side.end = Add(s, b_.boundary_ticks[side.boundary]);
-      for (std::int32_t l = std::exchange(side.lane_waits, std::int16_t{-1}); l >= 0; l = b_.lanes[l].next_waiting)
+      for (std::int32_t l = std::exchange(side.lane_waits, std::int16_t{-1}); l >= 0; l = lanes_[l].next_waiting)
         b_.work.push_back(l);
       for (std::int32_t w = side.waiters; w >= 0;) {
-        Buffers::Side& waiter = b_.sides[w / 2];
+        Buffers::Side& waiter = sides_[w / 2];
         const std::int32_t next = waiter.next[w % 2];
         if (--waiter.pending == 0) ready.push_back(w / 2);
         w = next;
       }
+      if (ready.empty()) return;
+      x = ready.back();
+      ready.pop_back();
     }
   }
 
   bool Blocked(Buffers::Lane& lane, std::int32_t transfer) {
-    Buffers::Side& side = b_.sides[transfer];
+    Buffers::Side& side = sides_[transfer];
     lane.next_waiting = side.lane_waits;
-    side.lane_waits = static_cast<std::int16_t>(&lane - b_.lanes.data());
+    side.lane_waits = static_cast<std::int16_t>(&lane - lanes_);
     return false;
   }
 
@@ -373,30 +401,27 @@ class Walk {
 
   // Places lane d's next action; false (changing nothing) when a tick it
   // needs is not known yet (the scan refused what would never be).
-  bool Step(int d, Buffers::Lane& lane, const std::vector<CommAction>& actions) {
+  bool Step(int d, Buffers::Lane& lane, const CommAction* actions, const Buffers::Link* links, std::int64_t count) {
     const std::int64_t i = lane.next;
     const CommAction& a = actions[i];
-    const Buffers::Link* links = b_.links.data() + b_.action_from[d];
     // 64 lanes take turns, a few actions each: too many streams for the
     // hardware's prefetcher, so each lane fetches its own a few lines ahead.
     // The transfers an action a few ahead reads come from its entry, which
     // the lines fetched earlier hold.
-    const std::int64_t count = static_cast<std::int64_t>(actions.size());
     if (i + kAhead < count) {
       __builtin_prefetch(&actions[i + kAhead]);
       __builtin_prefetch(&links[i + kAhead]);
     }
-    if (i + kSidesAhead < count)
-      for (std::int32_t t : links[i + kSidesAhead].in)
-        if (t >= 0) __builtin_prefetch(&b_.sides[t], 1);
+    // The links have kSidesAhead entries past the last device's (-1).
+    __builtin_prefetch(&sides_[std::max(links[i + kSidesAhead].in[0], 0)], 1);
     const std::int64_t batch_from = a.batch != lane.batch && lane.batch >= 0 ? lane.batch_first : -1;
     // Everything this action waits for must be timed before anything changes.
     if (batch_from >= 0)
       for (std::int64_t k = batch_from; k < i; ++k)
-        if (IsTransfer(actions[k].kind) && !b_.sides[links[k].in[0]].timed()) return Blocked(lane, links[k].in[0]);
+        if (IsTransfer(actions[k].kind) && !sides_[links[k].in[0]].timed()) return Blocked(lane, links[k].in[0]);
     if (a.kind == CommKind::kCompute) {
       for (std::int32_t in : links[i].in)
-        if (in >= 0 && !b_.sides[in].timed()) return Blocked(lane, in);
+        if (in >= 0 && !sides_[in].timed()) return Blocked(lane, in);
     }
     // Place it, as comm_graph_run.cc's PlaceAction does.
     Tick ready = lane.ready;
@@ -406,7 +431,7 @@ class Walk {
       for (std::int64_t k = batch_from; k < i; ++k) {
         if (!IsTransfer(actions[k].kind)) continue;
         const std::int32_t t = links[k].in[0];
-        const Buffers::Side& x = b_.sides[t];
+        const Buffers::Side& x = sides_[t];
         comm_from = std::max(comm_from, x.produced);
         if (x.end > until) {
           until = x.end;
@@ -419,9 +444,9 @@ class Walk {
     Tick end = ready;
     if (a.kind == CommKind::kCompute) {
       for (std::int32_t in : links[i].in)
-        if (in <= -2) ready = std::max(ready, (*end_)[-2 - in]);
+        if (in <= -2) ready = std::max(ready, ends_[-2 - in]);
       std::int32_t c = -1;
-      if (!run_.collectives.empty())
+      if (has_collectives_)
         for (OpId id : {a.slot.op, OpId{a.slot.overlapped}})
           if (id != kNoOp) c = std::max(c, b_.unshard_of[Decode(id).stage]);
       if (c >= 0) {
@@ -431,25 +456,25 @@ class Walk {
       }
       std::int32_t late = -1;
       for (std::int32_t t : links[i].in)
-        if (t >= 0 && (late < 0 || b_.sides[t].end > b_.sides[late].end)) late = t;
+        if (t >= 0 && (late < 0 || sides_[t].end > sides_[late].end)) late = t;
       if (late >= 0) {
-        const Buffers::Side& x = b_.sides[late];
+        const Buffers::Side& x = sides_[late];
         Wait(d, std::max(ready, x.produced), x.end, late);
         ready = std::max(ready, x.end);
       }
       end = Add(ready, links[i].ticks);
       for (OpId id : {a.slot.op, OpId{a.slot.overlapped}}) {
         if (id == kNoOp) continue;
-        (*end_)[id] = end;
-        (*start_)[id] = ready;
+        ends_[id] = end;
+        starts_[id] = ready;
       }
       lane.compute_end = end;
     } else if (IsTransfer(a.kind)) {
       const std::int32_t t = links[i].in[0];
       const std::int32_t prev = links[i].in[1];
       if (IsSend(a.kind))
-        b_.sides[t].produced = links[i].ticks != 0 ? lane.compute_end
-                                                   : (*end_)[space_.Id(a.kind == CommKind::kSendF ? OpKind::kF : OpKind::kB,
+        sides_[t].produced = links[i].ticks != 0 ? lane.compute_end
+                                                   : ends_[space_.Id(a.kind == CommKind::kSendF ? OpKind::kF : OpKind::kB,
                                                                        a.microbatch, a.stage)];
       Post(t, IsSend(a.kind), ready, prev);
     } else if (a.kind != CommKind::kReshard) {
@@ -487,6 +512,27 @@ class Walk {
     return op;
   }
 
+  static constexpr std::int32_t kRefused = std::numeric_limits<std::int32_t>::min();
+
+  // What op (on device d) waits for, as a Link's `in` holds it: a transfer
+  // it receives, an op on its own device (LocalInput), or -1, none;
+  // kRefused when the graph would refuse it.
+  std::int32_t Input(const Op& op, int d) const {
+    const OpId p = DependencyOf(space_, op);
+    if (p == kNoOp) return -1;
+    // p's stage, as DependencyOf chose it (same microbatch).
+    const int from = op.kind == OpKind::kF                                   ? op.stage - 1
+                     : op.kind == OpKind::kB && !space_.IsLastStage(op.stage) ? op.stage + 1
+                                                                             : op.stage;
+    if (b_.device_of[from] == d)
+      return Scanned(p) ? LocalInput(p) : kRefused;  // later on this device: a deadlock the graph names
+    const bool backward = op.kind == OpKind::kB;
+    const std::int32_t t = b_.transfer_of[KeyOf(backward ? op.stage : op.stage - 1, op.microbatch, backward)];
+    return t >= 0 ? t : kRefused;  // else its RECV is not before it in this program
+  }
+
+  void MarkScanned(OpId id) { b_.scanned[static_cast<size_t>(id) / 64] |= std::uint64_t{1} << (id % 64); }
+
   // Whether op `id`'s compute is in a program scanned so far.
   bool Scanned(OpId id) const { return (b_.scanned[static_cast<size_t>(id) / 64] >> (id % 64)) & 1; }
 
@@ -500,9 +546,15 @@ class Walk {
   CommRun& run_;
   const int S_;
   const FastDiv by_stages_{static_cast<std::uint32_t>(std::max(S_, 1))};
+  Buffers::Side* sides_ = nullptr;
+  Buffers::Lane* lanes_ = nullptr;
+  bool has_collectives_ = false;
+  Tick* ends_ = nullptr;    // run_.timeline.end's
+  Tick* starts_ = nullptr;  // and stored_start's
   std::vector<Tick>* end_ = nullptr;
   std::vector<Tick>* start_ = nullptr;
   bool overflow_ = false;
+  std::int64_t placed_ = 0;  // ops the program places (a full backward's W is not one)
 };
 
 }  // namespace
