@@ -68,6 +68,15 @@ TEST(SearchCommsCli, TheSummaryNamesTheCommModel) {
   EXPECT_NE(run.out.find("best fixed schedule that fits: zb-h1 18"), std::string::npos) << run.out;
 }
 
+// A scene's search (a run `schedule = "search"`) places with the scene's
+// comm model too, and its claims read the comm placements.
+TEST(SearchCommsCli, ASceneSearchesWithItsCommModel) {
+  auto run = RunPpsim("check " PPSIM_SOURCE_DIR "/examples/search.toml --set comms=pytorch --set link.latency=1");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_NE(run.out.find("makespan(Found) = 42, makespan(ZB-H1) = 43"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("makespan(Found) = 42, makespan(1F1B) = 51"), std::string::npos) << run.out;
+}
+
 struct Refusal {
   const char* args;
   int exit_code;
