@@ -334,11 +334,18 @@ Result<DisplayList> LayoutRuns(const LayoutInput& in, TextMeasurer& measurer, co
   Builder b(list, measurer);
   f.min_px = b.MinPx();
   b.Rect(Role::kBackground, {0, 0, W, H}, palette::kBackground);
-  double legend_end = Legend(b, f, in, Header(b, f, list, text_w), mixes);
-  if (std::string work = WorkDiffers(in); !work.empty()) {  // said from the first frame, not only at the end
-    const double px = b.Fit(work, f.Font(18), false, text_w);
-    legend_end += b.Paragraph(Role::kLegendLabel, work, f.margin, legend_end, px, false, palette::kText, text_w) + 0.4 * px;
-  }
+  const double header_end = Header(b, f, list, text_w);
+  // The legend, and under it what differs in the runs' work (said from the
+  // first frame, not only at the end); `lanes`: the charts draw comm lanes.
+  auto legend = [&](bool lanes) {
+    double end = Legend(b, f, in, header_end, mixes, lanes);
+    if (std::string work = WorkDiffers(in); !work.empty()) {
+      const double px = b.Fit(work, f.Font(18), false, text_w);
+      end += b.Paragraph(Role::kLegendLabel, work, f.margin, end, px, false, palette::kText, text_w) + 0.4 * px;
+    }
+    return end;
+  };
+  double legend_end = legend(AnyComms(in.runs));
 
   // The closing lines' block at the bottom.
   const double closing_px = std::max(f.Font(26), 1.5 * f.Font(16));  // at least 1.5x the labels (Font(16))
@@ -401,9 +408,16 @@ Result<DisplayList> LayoutRuns(const LayoutInput& in, TextMeasurer& measurer, co
   double flexible = flexible_for(R, y);
   if (flexible * 0.75 * viewed / maxP < 1 && flexible * 0.75 * viewed >= 1) {
     f.rows_per = static_cast<int>(std::ceil(maxP / std::floor(flexible * 0.75 * viewed)));
+    // Aggregated rows have no lanes (the note says why), so the legend lists
+    // none; it can only get shorter, which leaves the rows more room.
+    const bool relegend = AnyComms(in.runs);
     list.items.erase(std::remove_if(list.items.begin(), list.items.end(),
-                                    [](const Item& it) { return it.role == Role::kNote; }),
+                                    [&](const Item& it) {
+                                      return it.role == Role::kNote ||
+                                             (relegend && (it.role == Role::kLegendSwatch || it.role == Role::kLegendLabel));
+                                    }),
                      list.items.end());
+    if (relegend) legend_end = legend(false);
     y = AggregationNote(b, f, legend_end, text_w, in.ticks_per_frame, AnyComms(in.runs));
     flexible = flexible_for(R, y);
   }

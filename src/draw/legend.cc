@@ -73,7 +73,7 @@ bool AnyComms(const std::vector<RunInput>& runs) {
   return std::any_of(runs.begin(), runs.end(), [](const RunInput& r) { return r.run->timeline.comms != nullptr; });
 }
 
-double Legend(Builder& b, const Frame& f, const LayoutInput& in, double y, const std::set<int>& mixes) {
+double Legend(Builder& b, const Frame& f, const LayoutInput& in, double y, const std::set<int>& mixes, bool lanes) {
   bool any_w = false, any_r = false;
   bool any_whole = false, any_input = false, any_zero = false;  // whole backwards, input-gradient Bs, ops of no time
   std::vector<RunRule> chunk_rules, pair_rules;
@@ -131,7 +131,7 @@ double Legend(Builder& b, const Frame& f, const LayoutInput& in, double y, const
   for (const RunRule& r : pair_rules)
     entries.push_back({palette::kForward, Named(r, in.runs.size()), false, palette::kBackward});
   for (int kinds : mixes) entries.push_back({KindsMix(kinds), MixLabel(kinds)});
-  if (AnyComms(in.runs)) {  // the lanes (chart_comm.cc)
+  if (lanes) {  // chart_comm.cc
     entries.push_back({palette::kCommPosted, "a transfer, in the lane under its device: posted (sends above, receives below)"});
     entries.push_back({palette::kCommLink, "on the link until complete; on a device row, its compute waiting on communication"});
     if (AnyCollectives(in.runs))

@@ -19,7 +19,8 @@ bool AnyComms(const std::vector<RunInput>& runs);
 // `y`; returns the y below. Only the kinds drawn are listed; a rule that
 // holds for some runs only (what ·c1 means, an overlapped pair) names them;
 // `mixes` are the kinds (KindsMix's bits) of the aggregated cells drawn in
-// a mix of colours.
-double Legend(Builder& b, const Frame& f, const LayoutInput& in, double y, const std::set<int>& mixes);
+// a mix of colours; `lanes`: the charts draw communication lanes (only
+// when each device has a row of its own), so their colours are listed.
+double Legend(Builder& b, const Frame& f, const LayoutInput& in, double y, const std::set<int>& mixes, bool lanes);
 
 }  // namespace ppsim::render

@@ -310,6 +310,44 @@ TEST(CommLanes, CollectivesOverTheLaneFromStartToEnd) {
   EXPECT_NE(lane_row.find("gggg"), std::string::npos) << lane_row;
 }
 
+// When rows aggregate (one row = several devices) there are no lanes, so
+// the legend lists none of their colours, and it is laid out once.
+TEST(CommLanes, AggregatedRowsHaveNoLanesAndTheLegendListsNone) {
+  Problem p;
+  p.P = 1200;
+  p.M = 4;
+  p.comms.order = CommOrder::kPytorch;
+  p.comms.latency = 1;
+  Result<Timeline> t = Simulate("1f1b", p);
+  ASSERT_TRUE(t.ok()) << t.error().message;
+  const ppsim::Run run = Measured("large", std::move(*t));
+  ASSERT_NE(run.timeline.comms, nullptr);
+  LayoutInput input;
+  input.runs.push_back({&run});
+  auto m = NewMeasurer();
+  Result<DisplayList> list = Layout(input, *m);
+  ASSERT_TRUE(list.ok()) << list.error().message;
+  ASSERT_GT(list->devices_per_row, 1);
+  EXPECT_TRUE(Of(*list, Role::kTransfer).empty());
+  EXPECT_TRUE(Of(*list, Role::kCommWait).empty());
+  int forward_labels = 0;
+  for (const Item& it : Of(*list, Role::kLegendLabel)) {
+    EXPECT_EQ(it.text.find("transfer"), std::string::npos) << it.text;
+    EXPECT_EQ(it.text.find("UNSHARD"), std::string::npos) << it.text;
+    forward_labels += it.text == "forward (F)";
+  }
+  EXPECT_EQ(forward_labels, 1);
+  bool note = false;
+  for (const Item& it : Of(*list, Role::kNote)) note = note || it.text.find("no communication lanes") != std::string::npos;
+  EXPECT_TRUE(note);
+  // Nothing overlaps the legend: the first row starts below its last label.
+  double legend_bottom = 0;
+  for (const Item& it : Of(*list, Role::kLegendLabel)) legend_bottom = std::max(legend_bottom, it.box.bottom());
+  double first_op = 1e9;
+  for (const Item& it : Of(*list, Role::kOp)) first_op = std::min(first_op, it.box.y);
+  EXPECT_LT(legend_bottom, first_op);
+}
+
 TEST(CommLanes, NoneWithoutComms) {
   CommScene s(CommOrder::kNone);
   EXPECT_EQ(s.run.timeline.comms, nullptr);
