@@ -41,9 +41,26 @@ Result<CommProgram> LowerPytorch(const Problem& problem, const Schedule& schedul
 // a B the F's SEND and the B's RECV are one batch (send_forward_recv_backward),
 // and where a B is followed by an F, the B's SEND and the F's RECV
 // (send_backward_recv_forward). kPrecondition for what that loop does not
-// run: more than one stage per device (the interleaved loop is not lowered
-// yet), a split backward (W), R ops, overlapped pairs.
+// run: a split backward (W), R ops, overlapped pairs. With v > 1 chunks:
+// LowerMegatronInterleaved(problem, schedule, false).
 Result<CommProgram> LowerMegatron(const Problem& problem, const Schedule& schedule);
+
+// Megatron-LM's interleaved loop (forward_backward_pipelining_with_
+// interleaving), by its lock-step iterations: recv_forward before the loop;
+// after each warm-up forward a blocking send_forward_recv_forward (the last
+// one also receives the first backward's gradient); in the steady state
+// forward then backward, then one blocking call that sends and receives
+// both ways; after each cool-down backward a blocking
+// send_backward_recv_backward. Each call sends what its compute made and
+// receives the input of the rank's next compute of that kind (rank 0 and,
+// backward, rank P-1 receive what the other end of the ring sent P-1
+// iterations before). With `overlap` (overlap_p2p_comm), the steady state's
+// calls are async, one after the forward and one after the backward, each
+// receiving one step ahead; the warm-up's last call posts the first
+// backward's receive async; each compute waits for its own receive.
+// kPrecondition unless the order is Megatron's interleaved order (loop
+// placement, F and a full backward, Megatron's group checks).
+Result<CommProgram> LowerMegatronInterleaved(const Problem& problem, const Schedule& schedule, bool overlap);
 
 // `eager` (a LowerPytorch program) with its RECVs deferred, as above.
 CommProgram DeferRecvs(const Problem& problem, const Schedule& schedule, const CommProgram& eager);

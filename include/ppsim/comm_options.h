@@ -21,10 +21,12 @@ enum class CommOrder : std::uint8_t {
                      // flushes its RECVs before a SEND to the same peer
   kAdjacent,         // each RECV just before its consumer, each SEND just after its producer
   kMegatron,         // Megatron-LM's 1F1B loop: RECV before, SEND after, blocking; an F's SEND with the next B's
-                     // RECV (and a B's with the next F's) in one batch
+                     // RECV (and a B's with the next F's) in one batch; with v > 1 its interleaved loop
+  kMegatronOverlap,  // Megatron-LM's interleaved loop with overlap_p2p_comm: the steady state's receives posted
+                     // one step ahead, async; refused for v = 1 (Megatron runs it only interleaved)
 };
 
-// "none", "pytorch", "pytorch-deferred", "adjacent", "megatron".
+// "none", "pytorch", "pytorch-deferred", "adjacent", "megatron", "megatron-overlap".
 const char* CommOrderName(CommOrder order);
 
 // When a send's buffer is released.

@@ -193,18 +193,28 @@ class Builder {
   // Each device's point-to-point stream, in its posting order: a pending
   // RECV holds back every later call on it, SENDs included (an isend is
   // handed over and the stream goes on). With `concurrency` c a call waits
-  // for the c-th latest RECV posted before it on its device to complete.
+  // for the c-th latest RECV posted before it on its device to complete;
+  // the calls of one blocking batch post as one group (batch_isend_irecv),
+  // so they count only the RECVs posted before their batch.
   void Channels() {
     if (model_.concurrency == 0) return;  // unlimited: nothing waits
     const size_t n = static_cast<size_t>(model_.concurrency);
     std::vector<std::vector<std::int32_t>> recvs(problem_.P);  // per device, its RECVs so far
+    std::int32_t batch = -1;
+    size_t before_batch = 0;  // the device's RECVs posted before the current batch
     for (size_t a = 0; a < g_.actions.size(); ++a) {
       const ActionInfo& info = g_.actions[a];
+      std::vector<std::int32_t>& list = recvs[info.device];
+      const std::int32_t b = g_.Action(static_cast<std::int64_t>(a)).batch;
+      if (info.index == 0 || b != batch) {  // a batch (or none) begins
+        batch = b;
+        before_batch = list.size();
+      }
       if (info.transfer < 0) continue;
       TransferInfo& t = g_.transfers[info.transfer];
       const bool send = t.send == static_cast<Node>(a);
-      std::vector<std::int32_t>& list = recvs[info.device];
-      if (list.size() >= n) (send ? t.prev_at_src : t.prev_at_dst) = list[list.size() - n];
+      const size_t before = batch >= 0 ? before_batch : list.size();
+      if (before >= n) (send ? t.prev_at_src : t.prev_at_dst) = list[before - n];
       if (!send) list.push_back(info.transfer);
     }
   }

@@ -244,6 +244,13 @@ Result<CommProgram> LowerComms(const Problem& problem, const Schedule& schedule)
     case CommOrder::kAdjacent: return LowerAdjacent(problem, schedule);
     case CommOrder::kPytorch: return LowerPytorch(problem, schedule);
     case CommOrder::kMegatron: return LowerMegatron(problem, schedule);
+    case CommOrder::kMegatronOverlap:
+      if (problem.v == 1)  // schedules.py, forward_backward_pipelining_without_interleaving
+        return Fail(ErrorCode::kPrecondition,
+                    "--comms megatron-overlap: Megatron-LM runs overlap_p2p_comm only in its interleaved loop (v > 1; "
+                    "its 1F1B loop raises \"Non-interleaved pipeline parallelism does not support overlapping p2p "
+                    "communication\"): " + schedule.name + " has one stage per device");
+      return LowerMegatronInterleaved(problem, schedule, true);
     case CommOrder::kPytorchDeferred: {
       Result<CommProgram> eager = LowerPytorch(problem, schedule);
       if (!eager) return eager.error();

@@ -1,6 +1,7 @@
 // LowerMegatron: Megatron-LM's 1F1B loop without overlap_p2p_comm
 // (forward_backward_pipelining_without_interleaving with
-// p2p_communication's blocking calls), as comm_lowering.h says.
+// p2p_communication's blocking calls), as comm_lowering.h says; v > 1 is
+// its interleaved loop (comm_megatron_interleaved.cc).
 #include <string>
 
 #include "ppsim/comm_lowering.h"
@@ -37,7 +38,8 @@ Result<CommProgram> LowerMegatron(const Problem& problem, const Schedule& schedu
     return Fail(ErrorCode::kPrecondition, "--comms megatron lowers Megatron-LM's 1F1B loop (one stage per device, "
                                           "F and a full backward B): " + schedule.name + " " + why);
   };
-  if (problem.v != 1 || space.split() != 0) return refuse("has more than one stage per device");
+  if (problem.v != 1) return LowerMegatronInterleaved(problem, schedule, false);
+  if (space.split() != 0) return refuse("has more than one stage per device");
   if (schedule.split_backward) return refuse("splits its backward into B and W");
   CommProgram program;
   program.devices.resize(schedule.devices.size());

@@ -38,6 +38,7 @@ const char* CommOrderName(CommOrder order) {
     case CommOrder::kPytorchDeferred: return "pytorch-deferred";
     case CommOrder::kAdjacent: return "adjacent";
     case CommOrder::kMegatron: return "megatron";
+    case CommOrder::kMegatronOverlap: return "megatron-overlap";
   }
   return "none";
 }

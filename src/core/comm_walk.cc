@@ -257,7 +257,13 @@ class Walk {
       const std::int64_t recv_from = b_.posts.recv_from[d];
       size_t slot_at = 0;
       Slot latest;  // the latest compute slot so far
+      std::int32_t batch = -1;          // the batch the previous action was in
+      std::int64_t before_batch = 0;    // RECVs posted before that batch (devices so far included)
       for (const CommAction& a : program_.devices[d]) {
+        if (a.batch != batch) {
+          batch = a.batch;
+          before_batch = static_cast<std::int64_t>(b_.posts.recvs.size());
+        }
         Buffers::Link& entry = *next_link++;
         entry.ticks = 0;
         std::array<std::int32_t, 2>& link = entry.in;
@@ -311,8 +317,10 @@ class Walk {
             entry.ticks = latest.op == producer || (latest.pair() && latest.overlapped == producer) ? 1 : 0;
           }
           // The call it queues behind on this device's stream: the
-          // concurrency-th latest RECV posted before it, or none.
-          const std::int64_t recvs = static_cast<std::int64_t>(b_.posts.recvs.size()) - recv_from;
+          // concurrency-th latest RECV posted before it — before its
+          // blocking batch, whose calls post as one group — or none.
+          const std::int64_t recvs =
+              (a.batch >= 0 ? before_batch : static_cast<std::int64_t>(b_.posts.recvs.size())) - recv_from;
           link[1] = concurrency > 0 && recvs >= concurrency ? b_.posts.recvs[recv_from + recvs - concurrency] : -1;
           (send ? b_.posts.sends : b_.posts.recvs).push_back(id);
         } else {

@@ -50,39 +50,50 @@ TEST(CommsCli, MegatronsBlockingCallsCostWhatTheyHide) {
   EXPECT_EQ(Json(one_f1b + " --comms adjacent")["exposed_comm"], 48);
   EXPECT_EQ(Json(one_f1b + " --comms adjacent")["comms"]["posting"], "async");
   EXPECT_EQ(Json("-s 1f1b -P 4 -M 8 --comms megatron")["makespan"], 22);  // latency 0: as without comms
-  const testing::ToolRun interleaved = RunPpsim(std::string("simulate ") + kInterleaved + " --comms megatron");
-  EXPECT_EQ(interleaved.exit_code, 5);
-  EXPECT_NE(interleaved.err.find("--comms megatron lowers Megatron-LM's 1F1B loop (one stage per device, F and a full "
-                                 "backward B): interleaved has more than one stage per device"),
-            std::string::npos)
-      << interleaved.err;
-  EXPECT_EQ(interleaved.out, "");
 }
 
-TEST(CommsCli, WithoutCommsTheJsonHasNoCommKeys) {
-  const nlohmann::json none = Json(kInterleaved);
-  EXPECT_FALSE(none.contains("comm_time"));
-  EXPECT_FALSE(none.contains("exposed_comm_per_device"));
-  const nlohmann::json on = Json(std::string(kInterleaved) + " --comms adjacent");
-  EXPECT_TRUE(on.contains("peak_send_bytes_per_device"));
+// docs/comms.md's table: Megatron's interleaved loop (P = 4, v = 2, M = 8,
+// F = 10, a full backward 20, link latency 3). Posting the next receive one
+// step ahead (overlap_p2p_comm) finishes earlier and waits less than the
+// blocking calls, with one RECV in flight per device (the default) and with
+// two (one per peer).
+TEST(CommsCli, MegatronOverlapFinishesEarlierThanItsBlockingCalls) {
+  const std::string args = std::string(kInterleaved) + " --cost F=10,BW=20 --link-latency 3";
+  const nlohmann::json blocking = Json(args + " --comms megatron");
+  const nlohmann::json overlap = Json(args + " --comms megatron-overlap");
+  const nlohmann::json overlap2 = Json(args + " --comms megatron-overlap --link-concurrency 2");
+  EXPECT_EQ(Json(args)["makespan"], 285);  // no comm ops
+  EXPECT_EQ(blocking["makespan"], 360);
+  EXPECT_EQ(blocking["exposed_comm_per_device"], nlohmann::json({80, 72, 66, 60}));
+  EXPECT_EQ(overlap["makespan"], 332);
+  EXPECT_EQ(overlap["exposed_comm"], 233);
+  EXPECT_EQ(overlap2["makespan"], 327);
+  EXPECT_EQ(overlap2["exposed_comm"], 190);
+  EXPECT_EQ(blocking["comms"]["posting"], "blocking");
+  EXPECT_EQ(overlap["comms"]["rule"], "megatron-overlap");
+  EXPECT_EQ(overlap["comms"]["posting"], "mixed");
+  // A latency ten times larger on one serialized stream: the receives
+  // posted ahead hold back the sends behind them, and overlap loses.
+  const std::string far = std::string(kInterleaved) + " --cost F=10,BW=20 --link-latency 10";
+  EXPECT_EQ(Json(far + " --comms megatron")["makespan"], 535);
+  EXPECT_EQ(Json(far + " --comms megatron-overlap")["makespan"], 630);
+  EXPECT_EQ(Json(far + " --comms megatron-overlap --link-concurrency 2")["makespan"], 480);
 }
 
-// PyTorch's lowering written as its compute_comms CSV, read back and run as
-// the file's own program: the same run as the lowering in memory.
-TEST(CommsCli, AComputeCommsFileRunsAsItsProgram) {
-  const std::string path = "/tmp/ppsim_comms_cli_" + std::to_string(::getpid()) + ".csv";
-  const testing::ToolRun exported =
-      RunPpsim(std::string("simulate ") + kInterleaved + " --export pytorch-comms-csv -o " + path);
-  ASSERT_EQ(exported.exit_code, 0) << exported.err;
-  const std::string link = " --link-latency 1 --link-bytes 100 --link-bandwidth 50";
-  const nlohmann::json file = Json("--schedule-file " + path + " --comms pytorch" + link);
-  const nlohmann::json lowered = Json(std::string(kInterleaved) + " --comms pytorch" + link);
-  std::remove(path.c_str());
-  EXPECT_EQ(file["makespan"], lowered["makespan"]);
-  EXPECT_EQ(file["exposed_comm_per_device"], lowered["exposed_comm_per_device"]);
-  // Device 1 (stages 1 and 5) sends 4 tensors a microbatch, all 32 of the
-  // step held to its end as PyTorch's runtime holds them.
-  EXPECT_EQ(file["peak_send_bytes"], 3200);
+TEST(CommsCli, MegatronRefusesWhatItsLoopsDoNotRun) {
+  const testing::ToolRun overlap = RunPpsim("simulate -s 1f1b -P 4 -M 8 --comms megatron-overlap");
+  EXPECT_EQ(overlap.exit_code, 5);
+  EXPECT_EQ(overlap.err,
+            "ppsim: --comms megatron-overlap: Megatron-LM runs overlap_p2p_comm only in its interleaved loop (v > 1; "
+            "its 1F1B loop raises \"Non-interleaved pipeline parallelism does not support overlapping p2p "
+            "communication\"): 1f1b has one stage per device\n");
+  EXPECT_EQ(overlap.out, "");
+  const testing::ToolRun bfs = RunPpsim("simulate -s looped-bfs -P 4 --chunks 2 -M 8 --comms megatron");
+  EXPECT_EQ(bfs.exit_code, 5);
+  EXPECT_EQ(bfs.err,
+            "ppsim: --comms megatron lowers Megatron-LM's interleaved loop (Megatron's interleaved order, F and a full "
+            "backward B): looped-bfs runs F4@s0 on device 0 where Megatron's order runs F0@s4\n");
+  EXPECT_EQ(bfs.out, "");
 }
 
 TEST(CommsCli, BadLinkValuesAreOneLine) {
@@ -92,7 +103,8 @@ TEST(CommsCli, BadLinkValuesAreOneLine) {
     const char* err;
   };
   for (const Case& c : {
-           Case{"--comms foo", 3, "ppsim: --comms: 'foo' is not one of none, pytorch, pytorch-deferred, adjacent, megatron\n"},
+           Case{"--comms foo", 3, "ppsim: --comms: 'foo' is not one of none, pytorch, pytorch-deferred, adjacent, megatron, "
+                                      "megatron-overlap\n"},
            Case{"--comms pytorch --link-bandwidth 0", 3, "ppsim: --link-bandwidth must be ≥ 1, got 0\n"},
            Case{"--comms pytorch --link-bytes 1:2", 3,
                 "ppsim: --link-bytes needs one value or one per boundary (3), got 2\n"},

@@ -115,6 +115,11 @@ TEST(CommWalk, PlacesEveryProgramAsTheGraphDoes) {
           programs.emplace_back("pytorch", *eager);
           programs.emplace_back("pytorch-deferred", DeferRecvs(p, *s, *eager));
         }
+        for (CommOrder megatron : {CommOrder::kMegatron, CommOrder::kMegatronOverlap}) {
+          Problem q = p;
+          q.comms.order = megatron;
+          if (Result<CommProgram> lowered = LowerComms(q, *s)) programs.emplace_back(CommOrderName(megatron), *lowered);
+        }
         programs.emplace_back("recvs-first", RecvsFirst(programs[0].second));
         programs.emplace_back("batched", Batched(programs[0].second));
         for (const auto& [name, program] : programs)

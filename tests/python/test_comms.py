@@ -40,3 +40,17 @@ def test_send_release_frees_buffers_at_completion():
     assert (end.peak_send_bytes, done.peak_send_bytes) == (32000, 3000)
     with pytest.raises(ppsim.Error, match="link_send_release: 'soon' is not one of step_end, completion"):
         ppsim.simulate("interleaved", link_send_release="soon", **args)
+
+
+def test_megatron_overlap_is_the_cli_and_refuses_1f1b():
+    args = dict(P=4, chunks=2, M=8, costs={"F": 10, "BW": 20}, link_latency=3)
+    blocking = ppsim.simulate("interleaved", comms="megatron", **args)
+    overlap = ppsim.simulate("interleaved", comms="megatron-overlap", **args)
+    assert (blocking.makespan, overlap.makespan) == (360, 332)
+    assert (blocking.exposed_comm, overlap.exposed_comm) == (278, 233)
+    with pytest.raises(ppsim.Error) as e:
+        ppsim.simulate("1f1b", P=4, M=8, comms="megatron-overlap")
+    assert e.value.code == 5
+    assert str(e.value) == ("--comms megatron-overlap: Megatron-LM runs overlap_p2p_comm only in its interleaved "
+                            "loop (v > 1; its 1F1B loop raises \"Non-interleaved pipeline parallelism does not "
+                            "support overlapping p2p communication\"): 1f1b has one stage per device")

@@ -43,7 +43,8 @@ void AddProblemOptions(CLI::App& cmd, io::ProblemOptions& o) {
                  "with --recompute: share of a stage's activation bytes held between F and R, 0..1 (0.125 or 1/8; "
                  "default 0)");
   cmd.add_option("--comms", o.comms,
-                 "communication as SEND/RECV ops, lowered by: pytorch, pytorch-deferred, adjacent (docs/comms.md; "
+                 "communication as SEND/RECV ops, lowered by: pytorch, pytorch-deferred, adjacent, megatron, "
+                 "megatron-overlap (docs/comms.md; "
                  "default none: --comm's latency model)");
   cmd.add_option("--link-latency", o.link_latency, "with --comms: each transfer's latency (default 0)");
   cmd.add_option("--link-bandwidth", o.link_bandwidth, "with --comms: bytes a directed link carries per cost unit");
