@@ -87,15 +87,27 @@ void BindComparison(pyb::module_& m) {
       "compare",
       [](pyb::object schedules, pyb::object P, pyb::object M, pyb::object chunks,
          pyb::object costs, pyb::object comm, pyb::object hold, pyb::object cost_file, pyb::object memory_limit,
-         pyb::object cost_per, pyb::object with, pyb::object model, pyb::object layout) {
-        return CompareNamed(schedules, {P, M, chunks, costs, comm, hold, cost_file, memory_limit, cost_per, model, layout},
-                            with);
+         pyb::object cost_per, pyb::object with, pyb::object model, pyb::object layout, pyb::object comms,
+         pyb::object link_latency, pyb::object link_bandwidth, pyb::object link_concurrency, pyb::object link_bytes,
+         pyb::object link_send_release) {
+        ProblemArgs args{P, M, chunks, costs, comm, hold, cost_file, memory_limit, cost_per, model, layout};
+        args.comms = comms;
+        args.link_latency = link_latency;
+        args.link_bandwidth = link_bandwidth;
+        args.link_concurrency = link_concurrency;
+        args.link_bytes = link_bytes;
+        args.link_send_release = link_send_release;
+        return CompareNamed(schedules, args, with);
       },
       pyb::arg("schedules") = std::vector<std::string>{"gpipe", "1f1b"}, PPSIM_PROBLEM_KWARGS,
       pyb::arg("with_") = pyb::none(), pyb::arg("model") = pyb::none(), pyb::arg("layout") = pyb::none(),
+      pyb::arg("comms") = pyb::none(), pyb::arg("link_latency") = pyb::none(), pyb::arg("link_bandwidth") = pyb::none(),
+      pyb::arg("link_concurrency") = pyb::none(), pyb::arg("link_bytes") = pyb::none(),
+      pyb::arg("link_send_release") = pyb::none(),
       "Simulate several schedules on one problem (`ppsim compare`); with_={\"recompute\": \"full\"} runs each "
       "again with that key set (`--with recompute=full`); model= and layout= as simulate's (a model's layers "
-      "summed into a Megatron layout's stages). Returns a Comparison.");
+      "summed into a Megatron layout's stages); comms= and link_*= as simulate's (docs/comms.md), or comms under "
+      "with_ (with_={\"comms\": \"pytorch\"}: each run again with comm ops). Returns a Comparison.");
 }
 
 }  // namespace ppsim::py

@@ -29,6 +29,7 @@ PyTimeline SimulateNamed(const pyb::object& schedule_arg, const ProblemArgs& arg
   const io::ProblemOptions options = ToOptions(args);
   const std::string file = schedule_file.is_none() ? "" : PathArg(schedule_file, "schedule_file");
   if (file.empty() && !options.layout.empty()) Check(io::LayoutRunsSchedule(schedule));
+  Check(io::CheckLinkHasComms(options));
   const Problem problem = Unwrap(io::ToProblem(options));
   const bool shape_given = args.shape_given();
   Result<Timeline> t = [&] {
@@ -79,7 +80,9 @@ PyTimeline SimulatePytorch(const pyb::object& order_arg, const ProblemArgs& args
   }
   std::string csv;
   for (const std::string& row : rows) csv += row + "\r\n";
-  const Problem problem = Unwrap(io::ToProblem(ToOptions(args)));
+  const io::ProblemOptions options = ToOptions(args);
+  Check(io::CheckLinkHasComms(options));
+  const Problem problem = Unwrap(io::ToProblem(options));
   io::ImportedSchedule imported = Unwrap(io::ReadPytorchCsv(csv, "pipeline_order"));
   return Wrap(Unwrap(io::SimulateImported(std::move(imported), problem, args.shape_given(), "pipeline_order")));
 }

@@ -25,6 +25,24 @@ Error ParseIntField(const std::string& field, const std::string& text, long long
   return Error::Ok();
 }
 
+std::string FirstLinkKey(const ProblemOptions& o) {
+  for (auto [key, text] : {std::pair<const char*, const std::string*>{"link.latency", &o.link_latency},
+                           {"link.bandwidth", &o.link_bandwidth},
+                           {"link.concurrency", &o.link_concurrency},
+                           {"link.bytes", &o.link_bytes},
+                           {"link.send_release", &o.link_send_release}})
+    if (!text->empty()) return key;
+  return "";
+}
+
+Error CheckLinkHasComms(const ProblemOptions& o) {
+  const std::string link = FirstLinkKey(o);
+  if (!link.empty() && (o.comms.empty() || o.comms == "none"))
+    return Error::Field(ErrorCode::kUsage, link,
+                        " is a parameter of the comm model: give comms (a rule, docs/comms.md) or drop it");
+  return Error::Ok();
+}
+
 Result<Problem> ToProblem(const ProblemOptions& o) {
   Problem p;
   auto set = [&p](const char* key, const std::string& text) {

@@ -179,6 +179,12 @@ Result<std::vector<ComparedRun>> Compare(const std::vector<std::string>& schedul
   if (!options.layout.empty())  // a Megatron layout runs stage i on rank i mod P
     for (const std::string& name : schedules)
       if (Error e = io::LayoutRunsSchedule(name); !e.ok()) return e;
+  // Link parameters need a comm model, in the base runs or under a --with.
+  const bool comms_with = std::any_of(settings.begin(), settings.end(), [](const std::string& s) {
+    return s.rfind("comms=", 0) == 0 && s != "comms=none";
+  });
+  if (!comms_with)
+    if (Error e = io::CheckLinkHasComms(options); !e.ok()) return e;
   Result<Problem> problem = io::ToProblem(options);
   if (!problem) return problem.error();
   return Compare(schedules, *problem, settings);

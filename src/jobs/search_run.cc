@@ -43,10 +43,7 @@ Result<SearchOptions> ToSearchOptions(const SearchRequest& r) {
 Result<Problem> ToSearchProblem(const SearchRequest& r) {
   if (r.placement != "loop" && r.placement != "vshape")
     return Error::Field(ErrorCode::kInvalidValue, "placement", ": '" + r.placement + "' is not one of loop, vshape");
-  const std::string link = FirstLinkKey(r.problem);
-  if (!link.empty() && (r.problem.comms.empty() || r.problem.comms == "none"))
-    return Error::Field(ErrorCode::kUsage, link,
-                        " is a parameter of the comm model: give comms (a rule, docs/comms.md) or drop it");
+  if (Error e = io::CheckLinkHasComms(r.problem); !e.ok()) return e;
   io::ProblemOptions po = r.problem;
   if (r.placement == "vshape" && !r.chunks_given) po.chunks = "2";
   Result<Problem> p = io::ToProblem(po);
@@ -86,16 +83,6 @@ Result<SearchRun> RunSearch(const SearchRequest& request, std::function<void(con
   std::string name = r->timeline.schedule.name;  // "search"
   Run run = Measured(std::move(name), std::move(r->timeline));
   return SearchRun{std::move(run), std::move(*r)};
-}
-
-std::string FirstLinkKey(const io::ProblemOptions& o) {
-  for (auto [key, text] : {std::pair<const char*, const std::string*>{"link.latency", &o.link_latency},
-                           {"link.bandwidth", &o.link_bandwidth},
-                           {"link.concurrency", &o.link_concurrency},
-                           {"link.bytes", &o.link_bytes},
-                           {"link.send_release", &o.link_send_release}})
-    if (!text->empty()) return key;
-  return "";
 }
 
 double SearchGap(const SearchRun& run) {

@@ -98,6 +98,7 @@ Error WriteSimulation(const SimulateRequest& request, const std::string& path,
   }
   if (request.schedule_file.empty() && !request.problem.layout.empty())
     if (Error e = io::LayoutRunsSchedule(request.schedule); !e.ok()) return e;
+  if (Error e = io::CheckLinkHasComms(request.problem); !e.ok()) return e;
   Result<Problem> problem = io::ToProblem(request.problem);
   if (!problem) return problem.error();
   Result<Timeline> timeline = request.schedule_file.empty()

@@ -9,6 +9,7 @@
 
 #include <unistd.h>
 #include <cstdio>
+#include <algorithm>
 #include <string>
 
 #include "cli/run_tool.h"
@@ -117,6 +118,27 @@ TEST(CommsCli, BadLinkValuesAreOneLine) {
     EXPECT_EQ(run.err, c.err) << c.args;
     EXPECT_EQ(run.out, "") << c.args;
   }
+}
+
+// A link parameter means something only to the comm model: without comms
+// it is refused, not ignored (simulate once placed 1F1B at 22 with
+// --link-latency 3 and no --comms). compare takes it when a --with turns
+// comms on.
+TEST(CommsCli, LinkParametersWithoutCommsAreRefused) {
+  for (const char* args : {"simulate -s 1f1b -P 4 -M 8 --link-latency 3",
+                           "simulate -s 1f1b -P 4 -M 8 --comms none --link-bytes 100 --json",
+                           "compare -s 1f1b -s gpipe -P 4 -M 8 --link-concurrency 2",
+                           "compare -s 1f1b -P 4 -M 8 --link-latency 1 --with comms=none"}) {
+    const testing::ToolRun run = RunPpsim(args);
+    EXPECT_EQ(run.exit_code, 2) << args;
+    EXPECT_EQ(run.err.rfind("ppsim: --link-", 0), 0u) << args << ": " << run.err;
+    EXPECT_NE(run.err.find(" is a parameter of the comm model: give comms"), std::string::npos) << run.err;
+    EXPECT_EQ(std::count(run.err.begin(), run.err.end(), '\n'), 1) << run.err;
+    EXPECT_EQ(run.out, "") << args;
+  }
+  const testing::ToolRun with = RunPpsim("compare -s 1f1b -P 4 -M 8 --link-latency 1 --with comms=pytorch");
+  EXPECT_EQ(with.exit_code, 0) << with.err;
+  EXPECT_NE(with.out.find("1f1b comms=pytorch"), std::string::npos) << with.out;
 }
 
 }  // namespace

@@ -5,7 +5,7 @@ import json
 import pytest
 
 import ppsim
-from conftest import run_cli
+from conftest import as_python, run_cli
 
 
 def test_is_the_cli_json():
@@ -54,3 +54,22 @@ def test_megatron_overlap_is_the_cli_and_refuses_1f1b():
     assert str(e.value) == ("--comms megatron-overlap: Megatron-LM runs overlap_p2p_comm only in its interleaved "
                             "loop (v > 1; its 1F1B loop raises \"Non-interleaved pipeline parallelism does not "
                             "support overlapping p2p communication\"): 1f1b has one stage per device")
+
+
+def test_link_parameters_without_comms_are_the_clis_error():
+    # A link parameter is read by the comm model only: refused, not ignored.
+    code, out, err = run_cli("simulate", "-s", "1f1b", "-P", "4", "-M", "8", "--link-latency", "3")
+    assert code == 2 and out == "" and err.count("\n") == 1
+    with pytest.raises(ppsim.Error) as e:
+        ppsim.simulate("1f1b", P=4, M=8, link_latency=3)
+    assert (e.value.code, str(e.value)) == (code, as_python(err))
+    with pytest.raises(ppsim.Error, match="link_latency is a parameter of the comm model"):
+        ppsim.compare(["1f1b", "gpipe"], P=4, M=8, link_latency=3)
+    both = ppsim.compare(["1f1b"], P=4, M=8, link_latency=1, with_={"comms": "pytorch"})
+    assert len(both) == 2
+    code, out, err = run_cli("compare", "-s", "1f1b", "-P", "4", "-M", "8", "--comms", "pytorch", "--link-latency", "1",
+                             "--json")
+    assert code == 0, err
+    cli = json.loads(out)
+    with_comms = ppsim.compare(["1f1b"], P=4, M=8, comms="pytorch", link_latency=1)
+    assert with_comms[0].makespan == cli["runs"][0]["makespan"]

@@ -38,8 +38,8 @@ struct SearchCliOptions {
 // --model: the split, chunk count, placement and order (jobs::RunSplitSearch).
 int RunSplit(const SearchCliOptions& o) {
   const io::ProblemOptions& p = o.request.problem;
-  if (!p.comms.empty() || !jobs::FirstLinkKey(p).empty())
-    return Report(Error::Field(ErrorCode::kUsage, p.comms.empty() ? jobs::FirstLinkKey(p) : "comms",
+  if (!p.comms.empty() || !io::FirstLinkKey(p).empty())
+    return Report(Error::Field(ErrorCode::kUsage, p.comms.empty() ? io::FirstLinkKey(p) : "comms",
                                " with --model: the split search places with --comm's latency model only; drop it"));
   if (!p.cost.empty() || !p.cost_file.empty() || !o.request.max_activations.empty() || !p.layout.empty())
     return Report(Error::Field(ErrorCode::kUsage, "model",

@@ -52,6 +52,17 @@ struct ProblemOptions {
 // field on a bad value ("P: 'x' is not a whole number").
 Result<Problem> ToProblem(const ProblemOptions& options);
 
+// The key of the first link parameter (link.latency, ...) `options` gives,
+// or "" when none is given.
+std::string FirstLinkKey(const ProblemOptions& options);
+
+// kUsage naming the first link parameter given when `options` set no comm
+// model (comms empty or "none"), which is the only one that reads them:
+// "link.latency is a parameter of the comm model: give comms ... or drop it".
+// A command whose runs may turn comms on later (compare --with comms=...)
+// checks that instead.
+Error CheckLinkHasComms(const ProblemOptions& options);
+
 // Parses a whole number into [min, max]; an Error naming `field` otherwise:
 // "P: 'x' is not a whole number", "P must be ≥ 1, got 0".
 Error ParseIntField(const std::string& field, const std::string& text, long long min, long long max, int& out);

@@ -39,10 +39,6 @@ struct SearchRun {
 Result<SearchRun> RunSearch(const SearchRequest& request,
                             std::function<void(const SearchProgress&)> progress = nullptr);
 
-// The key of the first link parameter (link.latency, ...) `options` gives,
-// or "" when none is given.
-std::string FirstLinkKey(const io::ProblemOptions& options);
-
 // (makespan - lower bound) / makespan; 0 for an empty timeline.
 double SearchGap(const SearchRun& run);
 
