@@ -63,7 +63,7 @@ TEST(CommsCli, MegatronOverlapFinishesEarlierThanItsBlockingCalls) {
   const nlohmann::json blocking = Json(args + " --comms megatron");
   const nlohmann::json overlap = Json(args + " --comms megatron-overlap");
   const nlohmann::json overlap2 = Json(args + " --comms megatron-overlap --link-concurrency 2");
-  EXPECT_EQ(Json(args)["makespan"], 285);  // no comm ops
+  EXPECT_EQ(Json(std::string(kInterleaved) + " --cost F=10,BW=20")["makespan"], 285);  // no comm ops
   EXPECT_EQ(blocking["makespan"], 360);
   EXPECT_EQ(blocking["exposed_comm_per_device"], nlohmann::json({80, 72, 66, 60}));
   EXPECT_EQ(overlap["makespan"], 332);
