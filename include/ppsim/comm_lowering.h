@@ -62,6 +62,16 @@ Result<CommProgram> LowerMegatron(const Problem& problem, const Schedule& schedu
 // placement, F and a full backward, Megatron's group checks).
 Result<CommProgram> LowerMegatronInterleaved(const Problem& problem, const Schedule& schedule, bool overlap);
 
+// DeepSeek's DualPipe and DualPipeV step() (deepseek-ai/DualPipe,
+// dualpipe/dualpipe.py and dualpipev.py; src/core/comm_dualpipe.cc): the
+// RECVs and SENDs each of its chunk calls appends, posted as one blocking
+// batch by the _commit_and_wait_comm that opens the next call, computes in
+// ppsim's dualpipe/dualpipev order (an overlapped pair stays one slot).
+// kPrecondition for any other schedule, naming it, for sequence slices or
+// recompute (step() has neither), and for a queue that is not what step()
+// computes next, naming the slot.
+Result<CommProgram> LowerDualPipe(const Problem& problem, const Schedule& schedule);
+
 // `eager` (a LowerPytorch program) with its RECVs deferred, as above.
 CommProgram DeferRecvs(const Problem& problem, const Schedule& schedule, const CommProgram& eager);
 

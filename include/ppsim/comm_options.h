@@ -24,10 +24,16 @@ enum class CommOrder : std::uint8_t {
                      // RECV (and a B's with the next F's) in one batch; with v > 1 its interleaved loop
   kMegatronOverlap,  // Megatron-LM's interleaved loop with overlap_p2p_comm: the steady state's receives posted
                      // one step ahead, async; refused for v = 1 (Megatron runs it only interleaved)
+  kDualPipe,         // DeepSeek's DualPipe/DualPipeV step(): each chunk call commits what is pending as one
+                     // blocking batch (_commit_and_wait_comm); dualpipe and dualpipev only
 };
 
-// "none", "pytorch", "pytorch-deferred", "adjacent", "megatron", "megatron-overlap".
+// "none", "pytorch", "pytorch-deferred", "adjacent", "megatron", "megatron-overlap", "dualpipe".
 const char* CommOrderName(CommOrder order);
+// Whether every call of the rule blocks the compute stream until its batch
+// completes (megatron, dualpipe); megatron-overlap blocks only outside its
+// steady state, the others post async.
+bool CommOrderBlocks(CommOrder order);
 
 // When a send's buffer is released.
 enum class SendRelease : std::uint8_t {

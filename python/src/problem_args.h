@@ -24,7 +24,7 @@ struct ProblemArgs {
   pybind11::object microbatch_lengths = pybind11::none(), length_range = pybind11::none(),
                    length_seed = pybind11::none(), length_cost = pybind11::none();
   // Communication as ops (docs/comms.md), simulate's and compare's keywords: comms =
-  // "pytorch", "pytorch-deferred", "adjacent", "megatron" or "megatron-overlap", and the link.
+  // "pytorch", "pytorch-deferred", "adjacent", "megatron", "megatron-overlap" or "dualpipe", and the link.
   pybind11::object comms = pybind11::none(), link_latency = pybind11::none(), link_bandwidth = pybind11::none(),
                    link_concurrency = pybind11::none(), link_bytes = pybind11::none(),
                    link_send_release = pybind11::none();  // "step_end" or "completion"

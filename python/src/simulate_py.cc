@@ -149,7 +149,7 @@ void BindSimulate(pyb::module_& m) {
       "or a dict with the same keys, docs/costs.md) "
       "with layout= (a Megatron layout string) sets each stage's costs and bytes to its layers' sums; slices= "
       "cuts each microbatch into sequence slices (seq1f1b; docs/semantics.md); comms= (pytorch, "
-      "pytorch-deferred, adjacent, megatron, megatron-overlap) with link_latency=, link_bandwidth=, link_bytes=, link_concurrency=, link_send_release= places "
+      "pytorch-deferred, adjacent, megatron, megatron-overlap, dualpipe) with link_latency=, link_bandwidth=, link_bytes=, link_concurrency=, link_send_release= places "
       "communication as SEND/RECV ops (docs/comms.md); recompute= ('full', 'selective') runs recompute as an op R "
       "before each B, recompute_at= ('before_b', 'early') says where R waits, recompute_inputs= the share of a "
       "stage's bytes held between F and R (docs/semantics.md); microbatch_lengths= (M lengths or 'uniform', "

@@ -251,6 +251,7 @@ Result<CommProgram> LowerComms(const Problem& problem, const Schedule& schedule)
                     "its 1F1B loop raises \"Non-interleaved pipeline parallelism does not support overlapping p2p "
                     "communication\"): " + schedule.name + " has one stage per device");
       return LowerMegatronInterleaved(problem, schedule, true);
+    case CommOrder::kDualPipe: return LowerDualPipe(problem, schedule);
     case CommOrder::kPytorchDeferred: {
       Result<CommProgram> eager = LowerPytorch(problem, schedule);
       if (!eager) return eager.error();

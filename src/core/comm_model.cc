@@ -39,9 +39,12 @@ const char* CommOrderName(CommOrder order) {
     case CommOrder::kAdjacent: return "adjacent";
     case CommOrder::kMegatron: return "megatron";
     case CommOrder::kMegatronOverlap: return "megatron-overlap";
+    case CommOrder::kDualPipe: return "dualpipe";
   }
   return "none";
 }
+
+bool CommOrderBlocks(CommOrder order) { return order == CommOrder::kMegatron || order == CommOrder::kDualPipe; }
 
 Tick CommModel::SizeTicks(std::int64_t bytes) const {
   if (bandwidth <= 0 || bytes <= 0) return 0;

@@ -1,5 +1,6 @@
 #include "dual_order.h"
 
+#include <algorithm>
 #include <deque>
 #include <utility>
 
@@ -73,6 +74,21 @@ std::vector<DualAction> DualRankOrder(int n, int r, int c) {
   }
   for (int i = 0; i < r + 1; ++i) W();
   return out;
+}
+
+DualRank DualPipeVRank(const Problem& p, int device) {
+  return DualRank{p.P, device, p.M, {device, 2 * p.P - 1 - device}, {0, 0}};
+}
+
+DualRank DualPipeRank(const Problem& p, int device) {
+  const int P = p.P, half = p.M / 2;
+  const int down = device, up = 2 * P - 1 - device;  // this device's stage of each copy
+  const bool second_half = device >= P / 2;
+  return DualRank{P / 2,
+                  std::min(device, P - 1 - device),
+                  half,
+                  {second_half ? up : down, second_half ? down : up},
+                  {second_half ? half : 0, second_half ? 0 : half}};
 }
 
 void AppendDualOrder(const std::vector<DualAction>& order, const int stage[2], const int first_microbatch[2],

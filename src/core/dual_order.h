@@ -31,6 +31,20 @@ struct DualAction {
 // phase for DualPipeV's whole V, per direction for DualPipe).
 std::vector<DualAction> DualRankOrder(int ranks, int rank, int chunks);
 
+// How one device runs the eight steps: as V-rank `rank` of `ranks` with
+// `chunks` microbatches per phase, phase p on stage[p] with its microbatches
+// numbered from first[p].
+struct DualRank {
+  int ranks = 0, rank = 0, chunks = 0;
+  int stage[2] = {0, 0};
+  int first[2] = {0, 0};
+};
+// DualPipeV: one V over P devices, device d is V-rank d (stages d, 2P-1-d).
+DualRank DualPipeVRank(const Problem& p, int device);
+// DualPipe: two mirrored copies; device d is V-rank min(d, P-1-d) of P/2,
+// phase 0 the copy that enters the pipeline at its own end (REQUIRES: even P, M).
+DualRank DualPipeRank(const Problem& p, int device);
+
 // Appends `order` to a device queue; phase p runs on `stage[p]` with
 // microbatch numbers shifted by `first_microbatch[p]`. kB is one full
 // backward op (Slot::full: costs B+W, no W); kBInput is ppsim's B and kW its

@@ -1,4 +1,3 @@
-#include <algorithm>
 #include <string>
 
 #include "dual_order.h"
@@ -18,15 +17,11 @@ namespace {
 // of the pipeline as phase 0.
 Result<Schedule> GenerateDualPipe(const Problem& p) {
   Schedule s = EmptySchedule(p);
-  const int P = p.P, half = p.M / 2;
-  for (int d = 0; d < P; ++d) {
+  for (int d = 0; d < p.P; ++d) {
     QueueBuilder q(s, d);
     q.Reserve(6 * p.M);
-    const int down = d, up = 2 * P - 1 - d;  // this device's stage of each copy
-    const bool second_half = d >= P / 2;
-    const int stage[2] = {second_half ? up : down, second_half ? down : up};
-    const int first[2] = {second_half ? half : 0, second_half ? 0 : half};
-    AppendDualOrder(DualRankOrder(P / 2, std::min(d, P - 1 - d), half), stage, first, p.overlap, q);
+    const DualRank r = DualPipeRank(p, d);
+    AppendDualOrder(DualRankOrder(r.ranks, r.rank, r.chunks), r.stage, r.first, p.overlap, q);
   }
   return s;
 }

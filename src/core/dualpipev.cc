@@ -17,9 +17,8 @@ Result<Schedule> GenerateDualPipeV(const Problem& p) {
   for (int d = 0; d < p.P; ++d) {
     QueueBuilder q(s, d);
     q.Reserve(6 * p.M);
-    const int stage[2] = {d, 2 * p.P - 1 - d};
-    const int first[2] = {0, 0};
-    AppendDualOrder(DualRankOrder(p.P, d, p.M), stage, first, p.overlap, q);
+    const DualRank r = DualPipeVRank(p, d);
+    AppendDualOrder(DualRankOrder(r.ranks, r.rank, r.chunks), r.stage, r.first, p.overlap, q);
   }
   return s;
 }

@@ -198,11 +198,12 @@ const std::vector<ProblemKey>& Table() {
       {"memory.limit", K::kInt, 0, kMaxMemoryLimit, true, "", "0 (none)",
        "device memory limit in bytes: the first tick over it is reported",
        [](const KeyValue& v, Problem& p) { p.memory.limit = v.ints[0]; }},
-      {"comms", K::kWord, 0, 0, false, "none, pytorch, pytorch-deferred, adjacent, megatron, megatron-overlap", "none",
+      {"comms", K::kWord, 0, 0, false, "none, pytorch, pytorch-deferred, adjacent, megatron, megatron-overlap, dualpipe", "none",
        "communication as SEND/RECV ops lowered by this rule (docs/comms.md); none = the comm latency model",
        [](const KeyValue& v, Problem& p) {
          for (CommOrder o : {CommOrder::kNone, CommOrder::kPytorch, CommOrder::kPytorchDeferred, CommOrder::kAdjacent,
-                             CommOrder::kMegatron, CommOrder::kMegatronOverlap})
+                             CommOrder::kMegatron, CommOrder::kMegatronOverlap,
+                             CommOrder::kDualPipe})
            if (v.text == CommOrderName(o)) p.comms.order = o;
        }},
       {"link.latency", K::kInt, 0, kMaxCost, true, "", "0", "with comms: each transfer's latency, in cost units",

@@ -155,10 +155,12 @@ void CommsBlock(JsonOut& out, const Problem& p) {
   }
   std::vector<Field> fields = {
       {"rule", [&](JsonOut& o) { o.String(CommOrderName(c.order)); }},
-      {"posting",  // megatron's calls block (comm_lowering.h); megatron-overlap's steady state posts async, its
-                   // warm-up and cool-down block; every other rule and PyTorch's CSV post async
+      {"posting",  // megatron's and dualpipe's calls block (comm_lowering.h); megatron-overlap's steady state
+                   // posts async, its warm-up and cool-down block; every other rule and PyTorch's CSV post async
        [&](JsonOut& o) {
-         o.String(c.order == CommOrder::kMegatron ? "blocking" : c.order == CommOrder::kMegatronOverlap ? "mixed" : "async");
+         o.String(CommOrderBlocks(c.order)                     ? "blocking"
+                  : c.order == CommOrder::kMegatronOverlap ? "mixed"
+                                                           : "async");
        }},
       {"latency", both(c.latency)},
       {"bandwidth_bytes_per_unit",

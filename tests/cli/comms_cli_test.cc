@@ -105,7 +105,7 @@ TEST(CommsCli, BadLinkValuesAreOneLine) {
   };
   for (const Case& c : {
            Case{"--comms foo", 3, "ppsim: --comms: 'foo' is not one of none, pytorch, pytorch-deferred, adjacent, megatron, "
-                                      "megatron-overlap\n"},
+                                      "megatron-overlap, dualpipe\n"},
            Case{"--comms pytorch --link-bandwidth 0", 3, "ppsim: --link-bandwidth must be ≥ 1, got 0\n"},
            Case{"--comms pytorch --link-bytes 1:2", 3,
                 "ppsim: --link-bytes needs one value or one per boundary (3), got 2\n"},

@@ -73,3 +73,14 @@ def test_link_parameters_without_comms_are_the_clis_error():
     cli = json.loads(out)
     with_comms = ppsim.compare(["1f1b"], P=4, M=8, comms="pytorch", link_latency=1)
     assert with_comms[0].makespan == cli["runs"][0]["makespan"]
+
+
+def test_dualpipes_own_batches():
+    # docs/comms.md: dualpipev P=4 M=8, link latency 1; --comms dualpipe.
+    own = ppsim.simulate("dualpipev", P=4, M=8, comms="dualpipe", link_latency=1)
+    pytorch = ppsim.simulate("dualpipev", P=4, M=8, comms="pytorch", link_latency=1)
+    assert (own.makespan, own.exposed_comm) == (189, 374)
+    assert (pytorch.makespan, pytorch.exposed_comm) == (289, 469)
+    with pytest.raises(ppsim.Error, match="--comms dualpipe lowers DeepSeek's DualPipe and DualPipeV step\\(\\): "
+                                          "zbv is neither dualpipe nor dualpipev"):
+        ppsim.simulate("zbv", P=4, M=8, comms="dualpipe")

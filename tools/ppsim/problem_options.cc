@@ -44,7 +44,7 @@ void AddProblemOptions(CLI::App& cmd, io::ProblemOptions& o) {
                  "default 0)");
   cmd.add_option("--comms", o.comms,
                  "communication as SEND/RECV ops, lowered by: pytorch, pytorch-deferred, adjacent, megatron, "
-                 "megatron-overlap (docs/comms.md; "
+                 "megatron-overlap, dualpipe (docs/comms.md; "
                  "default none: --comm's latency model)");
   cmd.add_option("--link-latency", o.link_latency, "with --comms: each transfer's latency (default 0)");
   cmd.add_option("--link-bandwidth", o.link_bandwidth, "with --comms: bytes a directed link carries per cost unit");
