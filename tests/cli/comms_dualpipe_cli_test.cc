@@ -40,7 +40,7 @@ TEST(CommsDualPipeCli, DeepSeeksBatchesAgainstPytorchsLowering) {
   // A batch posts as one group (batch_isend_irecv): its RECVs queue only
   // behind those posted before it, so the stream's limit changes nothing.
   EXPECT_EQ(Json(v + " --comms dualpipe --link-concurrency 0")["makespan"], 189);
-  EXPECT_EQ(Json(v + " --comm 1")["makespan"], 159);  // the latency model
+  EXPECT_EQ(Json("-s dualpipev -P 4 -M 8 --comm 1")["makespan"], 159);  // the latency model
   // With no latency a blocking SEND still waits for its peer's RECV: W0@s5's
   // batch on device 2 holds SEND_B0@s5, met when device 3 posts RECV_B0@s4
   // after F4@s3; one tick more than without comms.
