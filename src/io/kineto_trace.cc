@@ -13,9 +13,10 @@
 namespace ppsim::io {
 namespace {
 
-// "0F3", "1I2", "1W2", "0B1": a compute action (the others are SEND/RECV,
-// REDUCE_GRAD and the like).
+// "0F3", "1I2", "1W2", "0B1" or an overlapped pair "(0F7;7B3)OVERLAP_F_B": a
+// compute action (the others are SEND/RECV, REDUCE_GRAD and the like).
 bool IsCompute(const std::string& a) {
+  if (a.starts_with('(') && a.ends_with(")OVERLAP_F_B")) return true;
   size_t i = 0;
   while (i < a.size() && a[i] >= '0' && a[i] <= '9') ++i;
   if (i == 0 || i + 1 >= a.size()) return false;

@@ -77,7 +77,7 @@ Error FindCauses(const Pipeline& pl, const Expected& expected, ExplainReport& re
       factor[r] = f;
       std::vector<Tick> d = cx.measured;
       for (const MeasuredOp& op : pl.ops[r]) {
-        const OpId id = cx.space.Id(op.kind, op.microbatch, op.stage);
+        const OpId id = op.Id(cx.space);
         d[id] = static_cast<Tick>(static_cast<double>(d[id]) / f + 0.5);
       }
       Result<Tick> lost = cx.Lost(std::move(d), report.hops);
@@ -96,7 +96,7 @@ Error FindCauses(const Pipeline& pl, const Expected& expected, ExplainReport& re
       for (const MeasuredOp& op : pl.ops[c.rank]) {
         if (op.stage != c.stage || op.letter != f.kind || op.duration() * 10 < f.median * 13) continue;
         std::vector<Tick> d = cx.measured;
-        d[cx.space.Id(op.kind, op.microbatch, op.stage)] = f.median;
+        d[op.Id(cx.space)] = f.median;
         Result<Tick> lost = cx.Lost(std::move(d), report.hops);
         if (!lost) return lost.error();
         char text[200];
@@ -133,16 +133,21 @@ Error FindCauses(const Pipeline& pl, const Expected& expected, ExplainReport& re
     std::vector<Tick> late(pl.problem.P, 0);
     std::vector<const MeasuredOp*> by_id(cx.space.size(), nullptr);
     for (const auto& rank : pl.ops)
-      for (const MeasuredOp& op : rank) by_id[cx.space.Id(op.kind, op.microbatch, op.stage)] = &op;
+      for (const MeasuredOp& op : rank) {
+        by_id[op.Id(cx.space)] = &op;
+        if (op.pair()) by_id[op.PairId(cx.space)] = &op;
+      }
     for (int r = 0; r < pl.problem.P; ++r) {
       Tick prev_end = INT64_MIN;
       for (const MeasuredOp& op : pl.ops[r]) {
         Tick ready = prev_end;
-        const OpId id = cx.space.Id(op.kind, op.microbatch, op.stage);
-        for (OpId dep : {DependencyOf(cx.space, pl.split, id)}) {
+        const OpId id = op.Id(cx.space);
+        const OpId pair = op.pair() ? op.PairId(cx.space) : kNoOp;
+        for (OpId own : {id, pair}) {
+          const OpId dep = own == kNoOp ? kNoOp : DependencyOf(cx.space, pl.split, own);
           if (dep == kNoOp || by_id[dep] == nullptr) continue;
           const Op d = cx.space.At(dep);
-          ready = std::max(ready, by_id[dep]->end + HopLatency(pl, report.hops, d.stage, op.stage));
+          ready = std::max(ready, by_id[dep]->end + HopLatency(pl, report.hops, d.stage, cx.space.At(own).stage));
         }
         if (prev_end != INT64_MIN && op.start > ready) late[r] += op.start - ready;
         prev_end = op.end;
@@ -157,17 +162,16 @@ Error FindCauses(const Pipeline& pl, const Expected& expected, ExplainReport& re
   // The ideal: median costs with the stragglers' factors taken out, nominal hops.
   std::vector<Tick> ideal(cx.space.size(), 0);
   const int S = pl.problem.stages();
-  std::vector<std::vector<std::vector<Tick>>> per(S, std::vector<std::vector<Tick>>(4));
+  std::vector<std::vector<std::vector<Tick>>> per(S, std::vector<std::vector<Tick>>(kKinds));
   for (const auto& rank : pl.ops)
     for (const MeasuredOp& op : rank)
       per[op.stage][LetterIndex(op.letter)].push_back(
           static_cast<Tick>(static_cast<double>(op.duration()) / factor[op.rank] + 0.5));
-  MedianCosts medians(S, std::vector<Tick>(4, 0));
+  MedianCosts medians(S, std::vector<Tick>(kKinds, 0));
   for (int s = 0; s < S; ++s)
-    for (int k = 0; k < 4; ++k) medians[s][k] = MedianTick(per[s][k]);
+    for (int k = 0; k < kKinds; ++k) medians[s][k] = MedianTick(per[s][k]);
   for (const auto& rank : pl.ops)
-    for (const MeasuredOp& op : rank)
-      ideal[cx.space.Id(op.kind, op.microbatch, op.stage)] = medians[op.stage][LetterIndex(op.letter)];
+    for (const MeasuredOp& op : rank) ideal[op.Id(cx.space)] = medians[op.stage][LetterIndex(op.letter)];
   Result<RunFigures> run = PlaceRun(pl, std::move(ideal), nominal, ideal_run);
   if (!run) return run.error();
   report.ideal = *run;

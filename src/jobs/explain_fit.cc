@@ -21,7 +21,10 @@ namespace {
 struct OpIndex {
   explicit OpIndex(const Pipeline& pl) : space(pl.problem.Space()), at(space.size(), nullptr) {
     for (const auto& rank : pl.ops)
-      for (const MeasuredOp& op : rank) at[space.Id(op.kind, op.microbatch, op.stage)] = &op;
+      for (const MeasuredOp& op : rank) {
+        at[op.Id(space)] = &op;
+        if (op.pair()) at[op.PairId(space)] = &op;  // both halves end with the pair
+      }
   }
   const MeasuredOp* Producer(const MeasuredOp& op) const {
     const int S = space.stages();
@@ -54,7 +57,8 @@ void FitClock(Pipeline& pl, ExplainReport& report) {
   std::map<std::pair<int, int>, int> pairs;
   for (const auto& rank : pl.ops) {
     for (const MeasuredOp& op : rank) {
-      const MeasuredOp* from = index.Producer(op);
+      // A pair starts when the later of its two inputs arrives: no gap to read.
+      const MeasuredOp* from = op.pair() ? nullptr : index.Producer(op);
       if (from == nullptr || from->rank == op.rank) continue;
       const std::pair<int, int> key{from->rank, op.rank};
       const Tick gap = op.start - from->end;
@@ -107,7 +111,7 @@ void FitClock(Pipeline& pl, ExplainReport& report) {
 
 void FitCosts(const Pipeline& pl, ExplainReport& report) {
   const int S = pl.problem.stages();
-  std::vector<std::vector<std::vector<Tick>>> d(S, std::vector<std::vector<Tick>>(4));
+  std::vector<std::vector<std::vector<Tick>>> d(S, std::vector<std::vector<Tick>>(kKinds));
   for (const auto& rank : pl.ops)
     for (const MeasuredOp& op : rank) d[op.stage][LetterIndex(op.letter)].push_back(op.duration());
   report.costs.clear();
@@ -115,10 +119,10 @@ void FitCosts(const Pipeline& pl, ExplainReport& report) {
     StageCosts c;
     c.stage = s;
     c.rank = pl.stage_to_rank[s];
-    for (int k = 0; k < 4; ++k) {
+    for (int k = 0; k < kKinds; ++k) {
       if (d[s][k].empty()) continue;
       FittedCost f;
-      f.kind = "FBIW"[k];
+      f.kind = "FBIW&"[k];
       f.median = Median(d[s][k]);
       std::vector<Tick> dev;
       for (Tick x : d[s][k]) dev.push_back(x > f.median ? x - f.median : f.median - x);
@@ -135,6 +139,7 @@ int LetterIndex(char letter) {
     case 'F': return 0;
     case 'B': return 1;
     case 'I': return 2;
+    case '&': return 4;
     default: return 3;
   }
 }

@@ -14,14 +14,22 @@
 
 namespace ppsim::jobs::explain {
 
-// One compute action as it ran.
+// One compute action as it ran. An overlapped pair, "(0F7;7B3)OVERLAP_F_B",
+// is one op: letter '&' (DeepSeek's F&B), stage and microbatch its forward's,
+// pair_* its backward's; its GPU time is the pair's span.
 struct MeasuredOp {
-  std::string action;  // "1B2"
+  std::string action;  // "1B2", "(0F7;7B3)OVERLAP_F_B"
   int rank = 0;
   int stage = 0;
   int microbatch = 0;
-  char letter = 'F';   // F, B (full backward), I, W
+  char letter = 'F';   // F, B (full backward), I, W, & (an overlapped pair)
   OpKind kind = OpKind::kF;
+  int pair_stage = -1;  // a pair's backward: stage, microbatch, letter (B or I)
+  int pair_microbatch = 0;
+  char pair_letter = 0;
+  bool pair() const { return pair_stage >= 0; }
+  OpId Id(const OpSpace& space) const { return space.Id(kind, microbatch, stage); }
+  OpId PairId(const OpSpace& space) const { return space.Id(OpKind::kB, pair_microbatch, pair_stage); }
   Tick start = 0;      // GPU, ns; the rank's clock until FitClock corrects it
   Tick end = 0;
   Tick cpu_start = 0;
@@ -82,16 +90,18 @@ RunFigures MeasuredFigures(const Pipeline& pipeline);
 // Expected costs (ns) per stage and letter, from --expect or --equal-stages;
 // empty when neither is given.
 struct Expected {
-  std::vector<std::vector<Tick>> by_stage;  // [stage][F, B, I, W]; 0 = unknown
+  std::vector<std::vector<Tick>> by_stage;  // [stage][F, B, I, W, F&B]; 0 = unknown
   bool empty() const { return by_stage.empty(); }
 };
 Result<Expected> LoadExpected(const Pipeline& pipeline, const ExplainReport& report, const ExplainOptions& options);
-int LetterIndex(char letter);  // F 0, B 1, I 2, W 3
+constexpr int kKinds = 5;
+int LetterIndex(char letter);  // F 0, B 1, I 2, W 3, & (an overlapped pair) 4
 
 // The parts of a trace without PP: ranges and their pair (report.parts, .pair).
 void MeasureParts(const io::KinetoTrace& trace, ExplainReport& report);
 
-// Median cost (ns) per stage and letter ([stage][F, B, I, W]; 0 = none).
+// Median cost (ns) per stage and letter ([stage][F, B, I, W, F&B]; 0 =
+// none); a pair's is at its forward's stage, as Costs::fb.
 using MedianCosts = std::vector<std::vector<Tick>>;
 // The registry schedule of the same shape (P, M, v, placement, split or
 // not) that ends soonest on `medians` and `hops` while holding no more

@@ -30,11 +30,13 @@ Result<std::optional<Placed>> PlaceOnMedians(const Pipeline& pl, const Schedule&
   p.op_durations.assign(space.size(), 0);
   for (const auto& queue : schedule.devices) {
     for (const Slot& slot : queue) {
-      if (slot.pair()) return std::optional<Placed>();
       const Op op = space.At(slot.op);
       const auto& m = med[op.stage];
       Tick d = 0;
-      if (op.kind == OpKind::kF) d = m[0];
+      if (slot.pair()) {  // an overlapped pair: FB of its forward's stage
+        const Op other = space.At(slot.overlapped);
+        d = med[op.kind == OpKind::kF ? op.stage : other.stage][4];
+      } else if (op.kind == OpKind::kF) d = m[0];
       else if (op.kind == OpKind::kW) d = m[3];
       else if (!schedule.split_backward || slot.full) d = m[1] > 0 ? m[1] : (m[2] > 0 && m[3] > 0 ? m[2] + m[3] : 0);
       else d = m[2];

@@ -2,6 +2,7 @@
 // to ranks, ppsim's schedule built and checked, and the registry searched
 // for a schedule with the same order.
 #include <algorithm>
+#include <string_view>
 
 #include "explain_internal.h"
 #include "ppsim/generators.h"
@@ -11,10 +12,16 @@ namespace ppsim::jobs::explain {
 namespace {
 
 struct Parsed {
-  enum Type { kCompute, kComm, kOther, kUnsupported, kBad } type = kBad;
+  enum Type { kCompute, kComm, kOther, kPair, kBad } type = kBad;
   int stage = 0;
   char letter = 0;
   int microbatch = 0;
+  // kPair: the backward's (the fields above are the forward's); kBad: why,
+  // when it is a malformed pair.
+  int pair_stage = -1;
+  char pair_letter = 0;
+  int pair_microbatch = 0;
+  std::string why;
 };
 
 bool ReadInt(const std::string& s, size_t& i, int& out) {
@@ -25,15 +32,56 @@ bool ReadInt(const std::string& s, size_t& i, int& out) {
   return i > from && (i == s.size() || s[i] < '0' || s[i] > '9');
 }
 
+Parsed ParseAction(const std::string& a);
+
+// "(<F action>;<B action>)OVERLAP_F_B": _Action.__repr__ of an OVERLAP_F_B
+// action, its sub-actions joined by ';' (docs/explain.md); one forward and
+// one backward (B or I), in either order.
+Parsed ParsePair(const std::string& a) {
+  constexpr std::string_view kTail = ")OVERLAP_F_B";
+  Parsed bad;
+  if (!a.ends_with(kTail)) {
+    bad.why = "does not end in ')OVERLAP_F_B'";
+    return bad;
+  }
+  const std::string inner = a.substr(1, a.size() - 1 - kTail.size());
+  const size_t semi = inner.find(';');
+  if (semi == std::string::npos || inner.find(';', semi + 1) != std::string::npos) {
+    bad.why = "is not two actions joined by ';'";
+    return bad;
+  }
+  const Parsed x = ParseAction(inner.substr(0, semi)), y = ParseAction(inner.substr(semi + 1));
+  const bool xf = x.type == Parsed::kCompute && x.letter == 'F', yf = y.type == Parsed::kCompute && y.letter == 'F';
+  auto backward = [](const Parsed& q) { return q.type == Parsed::kCompute && (q.letter == 'B' || q.letter == 'I'); };
+  if (!(xf && backward(y)) && !(yf && backward(x))) {
+    bad.why = "is not one forward (F) and one backward (B or I)";
+    return bad;
+  }
+  Parsed p = xf ? x : y;
+  const Parsed& b = xf ? y : x;
+  p.type = Parsed::kPair;
+  p.pair_stage = b.stage;
+  p.pair_letter = b.letter;
+  p.pair_microbatch = b.microbatch;
+  return p;
+}
+
 // PyTorch's str(_Action): "<stage><type><mb>" for compute, "<stage>SEND_F<mb>"
-// and the like for communication, "<stage>REDUCE_GRAD", "(..)OVERLAP_F_B".
+// and the like for communication, "<stage>REDUCE_GRAD", "(..;..)OVERLAP_F_B".
 Parsed ParseAction(const std::string& a) {
   Parsed p;
-  if (!a.empty() && a[0] == '(') return {Parsed::kUnsupported};
+  if (!a.empty() && a[0] == '(') return ParsePair(a);
+  if (a.find("OVERLAP_F_B") != std::string::npos) {
+    p.why = "an OVERLAP_F_B pair is written (<F action>;<B action>)OVERLAP_F_B";
+    return p;
+  }
   size_t i = 0;
   if (!ReadInt(a, i, p.stage) || i >= a.size()) return p;
   const std::string rest = a.substr(i);
-  if (rest == "REDUCE_GRAD" || rest == "UNSHARD" || rest == "RESHARD") return {Parsed::kOther, p.stage};
+  if (rest == "REDUCE_GRAD" || rest == "UNSHARD" || rest == "RESHARD") {
+    p.type = Parsed::kOther;
+    return p;
+  }
   for (const char* comm : {"SEND_F", "SEND_B", "RECV_F", "RECV_B"}) {
     if (rest.rfind(comm, 0) == 0) {
       size_t j = i + 6;
@@ -62,10 +110,10 @@ Result<Pipeline> BuildPipeline(const std::vector<io::KinetoTrace>& traces) {
     const io::KinetoTrace& t = traces[r];
     for (const io::KinetoAction& a : t.actions) {
       const Parsed p = ParseAction(a.name);
-      if (p.type == Parsed::kUnsupported)
-        return Bad(t, "action '" + a.name + "': overlapped actions are not read yet (docs/explain.md)");
+      if (p.type == Parsed::kBad && !p.why.empty())
+        return Bad(t, "action '" + a.name + "' is no overlapped pair: it " + p.why);
       if (p.type == Parsed::kBad) return Bad(t, "action '" + a.name + "' is not a PyTorch pipeline action");
-      if (p.type != Parsed::kCompute) continue;
+      if (p.type != Parsed::kCompute && p.type != Parsed::kPair) continue;
       if (a.gpu_start < 0) return Bad(t, "action '" + a.name + "' has no GPU work in the trace");
       MeasuredOp op;
       op.action = a.name;
@@ -74,11 +122,19 @@ Result<Pipeline> BuildPipeline(const std::vector<io::KinetoTrace>& traces) {
       op.microbatch = p.microbatch;
       op.letter = p.letter;
       op.kind = p.letter == 'F' ? OpKind::kF : p.letter == 'W' ? OpKind::kW : OpKind::kB;
+      if (p.type == Parsed::kPair) {
+        op.letter = '&';
+        op.pair_stage = p.pair_stage;
+        op.pair_letter = p.pair_letter;
+        op.pair_microbatch = p.pair_microbatch;
+        S = std::max(S, p.pair_stage + 1);
+        M = std::max(M, p.pair_microbatch + 1);
+      }
       op.start = a.gpu_start;
       op.end = a.gpu_end;
       op.cpu_start = a.cpu_start;
       op.first_launch = a.first_launch;
-      pl.split = pl.split || p.letter == 'I' || p.letter == 'W';
+      pl.split = pl.split || p.letter == 'I' || p.letter == 'W' || p.pair_letter == 'I';
       S = std::max(S, p.stage + 1);
       M = std::max(M, p.microbatch + 1);
       pl.ops[r].push_back(std::move(op));
@@ -100,11 +156,14 @@ Result<Pipeline> BuildPipeline(const std::vector<io::KinetoTrace>& traces) {
   pl.stage_to_rank.assign(S, -1);
   for (int r = 0; r < P; ++r) {
     for (const MeasuredOp& op : pl.ops[r]) {
-      int& owner = pl.stage_to_rank[op.stage];
-      if (owner >= 0 && owner != r)
-        return Bad(traces[r], "action '" + op.action + "': stage " + std::to_string(op.stage) + " also runs on rank " +
-                                  std::to_string(owner));
-      owner = r;
+      for (int stage : {op.stage, op.pair_stage}) {
+        if (stage < 0) continue;
+        int& owner = pl.stage_to_rank[stage];
+        if (owner >= 0 && owner != r)
+          return Bad(traces[r], "action '" + op.action + "': stage " + std::to_string(stage) + " also runs on rank " +
+                                    std::to_string(owner));
+        owner = r;
+      }
     }
   }
   const int v = S / P;
@@ -136,8 +195,9 @@ Result<Pipeline> BuildPipeline(const std::vector<io::KinetoTrace>& traces) {
   for (int r = 0; r < P; ++r) {
     for (const MeasuredOp& op : pl.ops[r]) {
       Slot slot;
-      slot.op = sched.space.Id(op.kind, op.microbatch, op.stage);
-      slot.full = pl.split && op.letter == 'B';
+      slot.op = op.Id(sched.space);
+      if (op.pair()) slot.overlapped = op.PairId(sched.space);
+      slot.full = pl.split && (op.pair() ? op.pair_letter : op.letter) == 'B';
       sched.devices[r].push_back(slot);
     }
   }

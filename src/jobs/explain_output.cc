@@ -11,6 +11,9 @@
 namespace ppsim::jobs {
 namespace {
 
+// A fitted kind's name: PyTorch's letter, or FB for an overlapped pair ('&').
+std::string Kind(char letter) { return letter == '&' ? "FB" : std::string(1, letter); }
+
 using json = nlohmann::ordered_json;
 
 // ns -> µs with the ns kept: 1691476 -> 1691.476.
@@ -103,7 +106,7 @@ std::string TimersText(const ExplainReport& r) {
   s += "costs (mean µs per microbatch and chunk: forward-compute, backward-compute / (v·M)):\n";
   for (const StageCosts& c : r.costs) {
     s += "  stage " + std::to_string(c.stage) + " (rank " + std::to_string(c.rank) + "):";
-    for (const FittedCost& f : c.kinds) s += std::string("  ") + f.kind + " " + Fixed(Us(f.median));
+    for (const FittedCost& f : c.kinds) s += "  " + Kind(f.kind) + " " + Fixed(Us(f.median));
     s += "\n";
   }
   s += "per rank (µs per step): forward-backward less gradient syncs / compute / send+recv (exposed beyond the "
@@ -134,9 +137,9 @@ std::string ExplainJson(const ExplainReport& r) {
     json e{{"stage", c.stage}, {"rank", c.rank}};
     json spread = json::object(), count = json::object();
     for (const FittedCost& f : c.kinds) {
-      e[std::string(1, f.kind)] = Us(f.median);
-      spread[std::string(1, f.kind)] = Us(f.spread);
-      count[std::string(1, f.kind)] = f.count;
+      e[Kind(f.kind)] = Us(f.median);
+      spread[Kind(f.kind)] = Us(f.spread);
+      count[Kind(f.kind)] = f.count;
     }
     e["spread_us"] = spread;
     e["count"] = count;
@@ -192,7 +195,7 @@ std::string ExplainText(const ExplainReport& r) {
   s += "costs (median GPU µs ± median deviation):\n";
   for (const StageCosts& c : r.costs) {
     s += "  stage " + std::to_string(c.stage) + " (rank " + std::to_string(c.rank) + "):";
-    for (const FittedCost& f : c.kinds) s += std::string("  ") + f.kind + " " + Fixed(Us(f.median)) + " ± " + Fixed(Us(f.spread));
+    for (const FittedCost& f : c.kinds) s += "  " + Kind(f.kind) + " " + Fixed(Us(f.median)) + " ± " + Fixed(Us(f.spread));
     s += "\n";
   }
   for (const Hop& h : r.hops)
@@ -223,11 +226,12 @@ Result<std::string> ExplainCostFile(const ExplainReport& r) {
     }
     return "[" + out + "]";
   };
-  const std::string f = list('F'), b = list('B'), i = list('I'), w = list('W');
+  const std::string f = list('F'), b = list('B'), i = list('I'), w = list('W'), fb = list('&');
   if (!f.empty()) s += "F = " + f + "\n";
   if (!i.empty()) s += "B = " + i + "\n";
   if (!w.empty()) s += "W = " + w + "\n";
   if (!b.empty()) s += "BW = " + b + "\n";
+  if (!fb.empty()) s += "FB = " + fb + "\n";
   if (r.costs.size() > 1) {
     std::string comm;
     for (size_t k = 0; k + 1 < r.costs.size(); ++k) {

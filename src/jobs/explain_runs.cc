@@ -12,8 +12,10 @@ namespace ppsim::jobs::explain {
 std::vector<Tick> MeasuredDurations(const Pipeline& pl) {
   const OpSpace space = pl.problem.Space();
   std::vector<Tick> d(space.size(), 0);
+  // A pair's span is its forward's (the slot's first op, which placement
+  // times the slot by); its backward's entry stays 0.
   for (const auto& rank : pl.ops)
-    for (const MeasuredOp& op : rank) d[space.Id(op.kind, op.microbatch, op.stage)] = std::max<Tick>(0, op.duration());
+    for (const MeasuredOp& op : rank) d[op.Id(space)] = std::max<Tick>(0, op.duration());
   return d;
 }
 
@@ -58,8 +60,8 @@ Result<Expected> LoadExpected(const Pipeline& pl, const ExplainReport& report, c
   Expected e;
   const int S = pl.problem.stages();
   if (options.equal_stages) {
-    e.by_stage.assign(S, std::vector<Tick>(4, 0));
-    for (int k = 0; k < 4; ++k) {
+    e.by_stage.assign(S, std::vector<Tick>(kKinds, 0));
+    for (int k = 0; k < kKinds; ++k) {
       std::vector<Tick> medians;
       for (const StageCosts& c : report.costs)
         for (const FittedCost& f : c.kinds)
@@ -80,18 +82,19 @@ Result<Expected> LoadExpected(const Pipeline& pl, const ExplainReport& report, c
     if (values.empty()) return 0;
     return values.size() == 1 ? values[0] : values[s];
   };
-  for (const auto* values : {&p.costs.f, &p.costs.b, &p.costs.w, &p.costs.bw})
+  for (const auto* values : {&p.costs.f, &p.costs.b, &p.costs.w, &p.costs.bw, &p.costs.fb})
     if (values->size() > 1 && static_cast<int>(values->size()) != S)
       return Fail(ErrorCode::kInvalidValue, "expect: " + std::to_string(values->size()) +
                                                 " per-stage values given but the run has " + std::to_string(S) +
                                                 " stages (give 1 or " + std::to_string(S) + ")");
-  e.by_stage.assign(S, std::vector<Tick>(4, 0));
+  e.by_stage.assign(S, std::vector<Tick>(kKinds, 0));
   for (int s = 0; s < S; ++s) {
     const Tick b = at(p.costs.b, s), w = at(p.costs.w, s), bw = at(p.costs.bw, s);
     e.by_stage[s][0] = at(p.costs.f, s);
     e.by_stage[s][1] = bw > 0 ? bw : (w > 0 ? b + w : b);  // a full backward
     e.by_stage[s][2] = b;
     e.by_stage[s][3] = w;
+    e.by_stage[s][4] = at(p.costs.fb, s);
   }
   return e;
 }

@@ -24,16 +24,18 @@ void KeepRuns(const Pipeline& pl, Timeline ideal, ExplainReport& report) {
     for (const MeasuredOp& op : rank) origin = std::min(origin, op.start);
   for (const auto& rank : pl.ops) {
     for (const MeasuredOp& op : rank) {
-      const OpId id = space.Id(op.kind, op.microbatch, op.stage);
-      t.stored_start[id] = op.start - origin;
-      t.end[id] = op.end - origin;
-      t.makespan = std::max(t.makespan, t.end[id]);
+      for (OpId id : {op.Id(space), op.pair() ? op.PairId(space) : kNoOp}) {
+        if (id == kNoOp) continue;
+        t.stored_start[id] = op.start - origin;
+        t.end[id] = op.end - origin;
+        t.makespan = std::max(t.makespan, t.end[id]);
+      }
     }
   }
   // Late: 1 % of the ideal makespan or more after the ideal start.
   for (const auto& rank : pl.ops) {
     for (const MeasuredOp& op : rank) {
-      const OpId id = space.Id(op.kind, op.microbatch, op.stage);
+      const OpId id = op.Id(space);
       const Tick late = t.stored_start[id] - ideal.Start(id);
       if (late > 0 && late * 100 >= ideal.makespan) report.late.push_back({op.rank, op.action, late, t.stored_start[id], ideal.Start(id)});
     }

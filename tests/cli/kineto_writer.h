@@ -26,6 +26,7 @@ struct TraceSpec {
   std::string schedule = "1f1b";
   int P = 4, M = 8, v = 1;
   std::vector<Tick> f, b, w;   // ns per virtual stage (a full backward costs b + w)
+  std::vector<Tick> fb;        // an overlapped pair, per stage of its forward (empty: f + its backward)
   Tick latency = 50'000;       // ns, every hop
   double sigma = 0.02;         // lognormal noise of each op's duration
   unsigned seed = 1;
@@ -46,6 +47,15 @@ struct TraceTruth {
 inline std::string PyTorchAction(const Op& op, bool split, bool full) {
   const char kind = op.kind == OpKind::kF ? 'F' : op.kind == OpKind::kW ? 'W' : (split && !full ? 'I' : 'B');
   return std::to_string(op.stage) + kind + std::to_string(op.microbatch);
+}
+
+// A slot's action: one op, or an overlapped pair as _Action.__repr__ prints
+// it, "(<F action>;<B action>)OVERLAP_F_B".
+inline std::string PyTorchAction(const OpSpace& space, const Slot& slot, bool split) {
+  const Op op = space.At(slot.op);
+  if (!slot.pair()) return PyTorchAction(op, split, slot.full);
+  const Op other = space.At(slot.overlapped);
+  return "(" + PyTorchAction(op, split, slot.full) + ";" + PyTorchAction(other, split, slot.full) + ")OVERLAP_F_B";
 }
 
 // Writes rank<r>.json into `dir`; returns the truth. Empty files on failure.
@@ -76,6 +86,12 @@ inline TraceTruth WriteTraces(const TraceSpec& spec, const std::string& dir) {
                                         : op.kind == OpKind::kW ? spec.w[op.stage]
                                         : (!s.split_backward || slot.full) ? spec.b[op.stage] + spec.w[op.stage]
                                                                            : spec.b[op.stage]);
+      if (slot.pair()) {  // the forward's stage is slot.op's (schedule_builder.h)
+        const Op back = space.At(slot.overlapped);
+        base = static_cast<double>(
+            !spec.fb.empty() ? spec.fb[op.stage]
+                             : spec.f[op.stage] + spec.b[back.stage] + (slot.full ? spec.w[back.stage] : 0));
+      }
       base *= std::exp(spec.sigma * z(rng) - spec.sigma * spec.sigma / 2);
       if (r == spec.straggler) base *= spec.factor;
       p.op_durations[slot.op] = std::llround(base / static_cast<double>(unit)) * unit;
@@ -116,7 +132,7 @@ inline TraceTruth WriteTraces(const TraceSpec& spec, const std::string& dir) {
     const Tick step_start = cpu - 10'000;
     for (const Slot& slot : s.devices[r]) {
       const Op op = space.At(slot.op);
-      const std::string action = PyTorchAction(op, s.split_backward, slot.full);
+      const std::string action = PyTorchAction(space, slot, s.split_backward);
       truth.orders.back().push_back(action);
       const Tick gs = t->Start(slot.op), ge = t->end[slot.op];
       cpu = std::max(cpu + 30'000, gs - 300'000) / unit * unit;  // issued ahead of the GPU, in order

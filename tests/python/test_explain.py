@@ -99,3 +99,75 @@ def test_explain_megatron_log_errors_are_the_clis(tmp_path):
         assert e.value.code == code == exit_code
         assert str(e.value) == as_python(err)
         assert str(e.value).startswith("%s:%d: " % (path, line))
+
+
+def write_kineto(run, folder):
+    """A ppsim run (simulate's JSON, ticks as ns) written one Kineto trace per
+    device as PyTorch's runtime records it: a PP:<action> CPU range and its
+    gpu_user_annotation (1 ns wider each side, as Kineto writes it) per
+    action, an overlapped pair as one "(<F>;<B>)OVERLAP_F_B" range. Returns
+    the orders written."""
+    split = run["split_backward"]
+
+    def action(o):
+        kind = o["kind"]
+        if kind == "B" and split and not o.get("full"):
+            kind = "I"
+        return "%d%s%d" % (o["stage"], kind, o["microbatch"])
+
+    def us(ns):
+        return round((1_000_000 + ns) / 1000, 3)
+
+    orders = []
+    for d in range(run["P"]):
+        mine = sorted((o for o in run["ops"] if o["device"] == d), key=lambda o: (o["start"], o["kind"] != "F"))
+        actions, pairs = [], {}
+        for o in mine:
+            if "overlap" not in o:
+                actions.append((action(o), o["start"], o["end"]))
+            elif o["overlap"] in pairs:
+                f = pairs[o["overlap"]]
+                actions.append(("(%s;%s)OVERLAP_F_B" % (action(f), action(o)), f["start"], f["end"]))
+            else:
+                pairs[o["overlap"]] = o  # the forward: sorted first
+        orders.append([a[0] for a in actions])
+        events = []
+        for i, (name, start, end) in enumerate(actions):
+            events.append({"ph": "X", "cat": "user_annotation", "name": "PP:" + name, "pid": 1, "tid": 1,
+                           "ts": round(10.0 * i, 3), "dur": 5.0, "args": {"External id": i + 1}})
+            events.append({"ph": "X", "cat": "gpu_user_annotation", "name": "PP:" + name, "pid": d, "tid": 7,
+                           "ts": us(start - 1), "dur": round((end - start + 2) / 1000, 3),
+                           "args": {"External id": i + 1}})
+        (folder / ("rank%d.json" % d)).write_text(json.dumps(
+            {"distributedInfo": {"rank": d, "world_size": run["P"]}, "traceEvents": events}))
+    return orders
+
+
+def test_explain_reads_overlapped_pairs(tmp_path):
+    # DualPipeV with overlapped F&B pairs (FB cheaper than F + B + W), run
+    # by ppsim and written as PyTorch's profiler would: read back to the same
+    # orders, the schedule's name, the pair's cost and the same makespan.
+    run = json.loads(ppsim.simulate("dualpipev", P=2, M=4, costs="F=400000,B=400000,W=300000,FB=800000").to_json())
+    orders = write_kineto(run, tmp_path)
+    assert any(a.endswith(")OVERLAP_F_B") for order in orders for a in order)
+    r = ppsim.explain(tmp_path)
+    assert r["orders"] == orders
+    assert r["schedule"] == "dualpipev"
+    assert r["measured"]["makespan_us"] == run["makespan"] / 1000
+    assert r["replay"]["makespan_us"] == run["makespan"] / 1000
+    assert r["ideal"]["makespan_us"] == run["makespan"] / 1000
+    assert {c["FB"] for c in r["costs_us"] if "FB" in c} == {400.0}  # a chunk's share: v = 2
+    code, out, err = run_cli("explain", str(tmp_path), "--json")
+    assert code == 0, err
+    assert r == json.loads(out)
+    # A pair without its closing parenthesis: the CLI's error and exit code.
+    rank0 = tmp_path / "rank0.json"
+    pair = next(a for a in orders[0] if a.endswith(")OVERLAP_F_B"))
+    rank0.write_text(rank0.read_text().replace('"PP:%s"' % pair, '"PP:%s"' % pair[: pair.index(")")]))
+    code, _, err = run_cli("explain", str(tmp_path))
+    with pytest.raises(ppsim.Error) as e:
+        ppsim.explain(tmp_path)
+    assert e.value.code == code == 8
+    assert str(e.value) == as_python(err)
+    assert str(e.value) == "%s: rank 0: action '%s' is no overlapped pair: it does not end in ')OVERLAP_F_B'" % (
+        rank0, pair[: pair.index(")")])

@@ -36,7 +36,7 @@ struct ExplainOptions {
 
 // Median GPU time of one (stage, kind), in ns, and its spread.
 struct FittedCost {
-  char kind = 'F';      // PyTorch's letter: F, B (full backward), I (input gradient), W
+  char kind = 'F';      // PyTorch's letter: F, B (full backward), I (input gradient), W; &: an overlapped pair (FB)
   Tick median = 0;
   Tick spread = 0;      // median absolute deviation
   int count = 0;
