@@ -91,12 +91,7 @@ void BindComparison(pyb::module_& m) {
          pyb::object link_latency, pyb::object link_bandwidth, pyb::object link_concurrency, pyb::object link_bytes,
          pyb::object link_send_release) {
         ProblemArgs args{P, M, chunks, costs, comm, hold, cost_file, memory_limit, cost_per, model, layout};
-        args.comms = comms;
-        args.link_latency = link_latency;
-        args.link_bandwidth = link_bandwidth;
-        args.link_concurrency = link_concurrency;
-        args.link_bytes = link_bytes;
-        args.link_send_release = link_send_release;
+        args.SetComms(comms, link_latency, link_bandwidth, link_concurrency, link_bytes, link_send_release);
         return CompareNamed(schedules, args, with);
       },
       pyb::arg("schedules") = std::vector<std::string>{"gpipe", "1f1b"}, PPSIM_PROBLEM_KWARGS,

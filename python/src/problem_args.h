@@ -28,6 +28,16 @@ struct ProblemArgs {
   pybind11::object comms = pybind11::none(), link_latency = pybind11::none(), link_bandwidth = pybind11::none(),
                    link_concurrency = pybind11::none(), link_bytes = pybind11::none(),
                    link_send_release = pybind11::none();  // "step_end" or "completion"
+  // The comm keywords, in the order every binding lists them.
+  void SetComms(pybind11::object comms_, pybind11::object latency, pybind11::object bandwidth,
+                pybind11::object concurrency, pybind11::object bytes, pybind11::object send_release) {
+    comms = comms_;
+    link_latency = latency;
+    link_bandwidth = bandwidth;
+    link_concurrency = concurrency;
+    link_bytes = bytes;
+    link_send_release = send_release;
+  }
   // Recompute as an op (recompute.h), simulate's keywords: recompute = "full"
   // or "selective", recompute_at = "before_b" or "early", recompute_inputs a
   // number in [0, 1] (float, str "1/8", int or fractions.Fraction).

@@ -138,12 +138,7 @@ void BindSearch(pyb::module_& m) {
          pyb::object link_bandwidth, pyb::object link_concurrency, pyb::object link_bytes,
          pyb::object link_send_release) {
         ProblemArgs args{P, M, chunks, costs, comm, hold, cost_file, memory_limit, cost_per};
-        args.comms = comms;
-        args.link_latency = link_latency;
-        args.link_bandwidth = link_bandwidth;
-        args.link_concurrency = link_concurrency;
-        args.link_bytes = link_bytes;
-        args.link_send_release = link_send_release;
+        args.SetComms(comms, link_latency, link_bandwidth, link_concurrency, link_bytes, link_send_release);
         return SearchNamed(args, max_activations, placement, time_limit, seed);
       },
       PPSIM_PROBLEM_KWARGS, pyb::arg("max_activations") = pyb::none(), pyb::arg("placement") = "loop",

@@ -119,12 +119,7 @@ void BindSimulate(pyb::module_& m) {
         args.seq_len = seq_len;
         args.hidden = hidden;
         args.microbatch_costs = microbatch_costs;
-        args.comms = comms;
-        args.link_latency = link_latency;
-        args.link_bandwidth = link_bandwidth;
-        args.link_concurrency = link_concurrency;
-        args.link_bytes = link_bytes;
-        args.link_send_release = link_send_release;
+        args.SetComms(comms, link_latency, link_bandwidth, link_concurrency, link_bytes, link_send_release);
         args.recompute = recompute;
         args.recompute_at = recompute_at;
         args.recompute_inputs = recompute_inputs;
