@@ -176,11 +176,20 @@ Result<Pipeline> BuildPipeline(const std::vector<io::KinetoTrace>& traces) {
   }
   if (!loop && !vshape)
     return Fail(ErrorCode::kBadSchedule, "stages are placed on ranks neither in a loop (s mod P) nor in a V");
+  // DualPipe's two copies: a V whose first P stages carry microbatches
+  // [0, M/2) and whose last P carry [M/2, M), each only its own.
+  bool dual = vshape && M % 2 == 0;
+  for (int r = 0; r < P && dual; ++r)
+    for (const MeasuredOp& op : pl.ops[r]) {
+      dual = dual && (op.stage < P) == (op.microbatch < M / 2) &&
+             (!op.pair() || (op.pair_stage < P) == (op.pair_microbatch < M / 2));
+      if (!dual) break;
+    }
   Problem& prob = pl.problem;
   prob.P = P;
   prob.M = M;
   prob.v = v;
-  prob.placement = loop ? Placement::kLoop : Placement::kVShape;
+  prob.placement = loop ? Placement::kLoop : dual ? Placement::kDualPipe : Placement::kVShape;
   prob.cost_basis = CostBasis::kChunk;
   prob.ticks_per_unit = 1;
   prob.costs.f = {1};

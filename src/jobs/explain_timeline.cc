@@ -4,6 +4,8 @@
 // op an action named as PyTorch's runtime names it (str(_Action): "1F3";
 // a backward is "B" when the run does not split it, else "I" then "W"),
 // whose CPU and GPU intervals are the op's [start, end), ticks read as ns.
+// The two halves of an overlapped pair (the same "overlap" id on one
+// device) are one action, "(0F7;7B3)OVERLAP_F_B", spanning both.
 #include <algorithm>
 #include <string>
 #include <vector>
@@ -28,9 +30,6 @@ Result<std::vector<io::KinetoTrace>> TimelineAsTraces(const std::string& path) {
   for (const PlacedOp& op : ops) {
     const std::string at = shown + ": " + std::string(1, "FBWR"[static_cast<int>(op.kind)]) +
                            std::to_string(op.microbatch) + "@s" + std::to_string(op.stage);
-    if (op.overlap >= 0)
-      return Fail(ErrorCode::kBadSchedule, at + " is half of an overlapped pair; explain does not read "
-                                                "overlapped (OVERLAP_F_B) actions yet");
     if (op.kind == OpKind::kR)
       return Fail(ErrorCode::kBadSchedule, at + " is a recompute op; explain reads F, B, I and W actions only");
     if (op.slice != 0)
@@ -38,9 +37,13 @@ Result<std::vector<io::KinetoTrace>> TimelineAsTraces(const std::string& path) {
     split = split || op.kind == OpKind::kW;
     P = std::max(P, op.device + 1);
   }
-  // Each rank's actions in the order they ran.
+  // Each rank's actions in the order they ran; a pair's halves side by side,
+  // its forward first.
   std::stable_sort(ops.begin(), ops.end(), [](const PlacedOp& a, const PlacedOp& b) {
-    return a.device != b.device ? a.device < b.device : a.start < b.start;
+    if (a.device != b.device) return a.device < b.device;
+    if (a.start != b.start) return a.start < b.start;
+    if (a.overlap != b.overlap) return a.overlap < b.overlap;
+    return a.kind == OpKind::kF && b.kind != OpKind::kF;
   });
   std::vector<io::KinetoTrace> traces(P);
   for (int r = 0; r < P; ++r) {
@@ -49,12 +52,31 @@ Result<std::vector<io::KinetoTrace>> TimelineAsTraces(const std::string& path) {
     traces[r].world_size = P;
     traces[r].relative = true;
   }
-  for (const PlacedOp& op : ops) {
+  auto name = [split](const PlacedOp& op) {
     const char letter = op.kind == OpKind::kF ? 'F' : op.kind == OpKind::kW ? 'W' : split && !op.full ? 'I' : 'B';
+    return std::to_string(op.stage) + letter + std::to_string(op.microbatch);
+  };
+  for (std::size_t i = 0; i < ops.size(); ++i) {
+    const PlacedOp& op = ops[i];
     io::KinetoAction a;
-    a.name = std::to_string(op.stage) + letter + std::to_string(op.microbatch);
+    a.name = name(op);
     a.cpu_start = a.gpu_start = a.first_launch = op.start;
     a.cpu_end = a.gpu_end = op.end;
+    if (op.overlap >= 0) {
+      // simulate --json writes both halves with the pair's interval and id.
+      const bool whole = i + 1 < ops.size() && ops[i + 1].device == op.device &&
+                         ops[i + 1].overlap == op.overlap && op.kind == OpKind::kF &&
+                         (ops[i + 1].kind == OpKind::kB);
+      if (!whole)
+        return Fail(ErrorCode::kBadSchedule,
+                    shown + ": " + std::string(1, "FBWR"[static_cast<int>(op.kind)]) + std::to_string(op.microbatch) +
+                        "@s" + std::to_string(op.stage) + " on device " + std::to_string(op.device) +
+                        " is half of overlapped pair " + std::to_string(op.overlap) +
+                        ", whose other half (a backward starting with it, on the same device) is missing");
+      const PlacedOp& b = ops[++i];
+      a.name = "(" + a.name + ";" + name(b) + ")OVERLAP_F_B";
+      a.cpu_end = a.gpu_end = std::max(op.end, b.end);
+    }
     a.annotated = true;
     traces[op.device].actions.push_back(std::move(a));
   }

@@ -123,11 +123,63 @@ TEST_F(ExplainTimeline, SearchsOrderIsAnOrderCandidate) {
   EXPECT_EQ(json::parse(search.out)["makespan"], 28900);
 }
 
+TEST_F(ExplainTimeline, OverlappedPairsReadAsPytorchsOverlapActions) {
+  // DualPipeV's pairs: both halves in the timeline, one action in the order.
+  const std::string path = Simulate("dualpipev", "-s dualpipev -P 4 -M 8 --cost F=1000,B=1000,W=1000,FB=2500");
+  const json sim = json::parse(Slurp(path));
+  const auto run = RunPpsim("explain " + path + " --json");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const json j = json::parse(run.out);
+  EXPECT_EQ(j["schedule"], "dualpipev");
+  const auto order = j["orders"][0].get<std::vector<std::string>>();
+  const auto at = std::find(order.begin(), order.end(), "(0F7;7B3)OVERLAP_F_B");
+  ASSERT_NE(at, order.end()) << j["orders"][0].dump();
+  EXPECT_EQ(*std::next(at), "(7F4;0B0)OVERLAP_F_B");
+  EXPECT_EQ(order.size(), 34u);  // 16 F, 16 B (8 as I + W, 2 alone), 5 pairs hold 5 F and 5 B
+  // The pair's span, 2.5 us for two stages' halves, is FB per stage.
+  EXPECT_EQ(j["costs_us"][0]["FB"], 1.25);
+  const double makespan = sim["makespan"].get<double>() / 1000;
+  EXPECT_EQ(makespan, 24.5);
+  for (const char* r : {"measured", "replay", "ideal"}) EXPECT_EQ(j[r]["makespan_us"], makespan) << r;
+  EXPECT_TRUE(j["findings"].empty()) << j["findings"].dump();
+}
+
+TEST_F(ExplainTimeline, DualPipesTwoCopiesReadAsDualPipe) {
+  // Bidirectional DualPipe: stages 0-3 carry microbatches 0-3, stages 4-7
+  // (a V on the ranks) carry 4-7.
+  const std::string path = Simulate("dualpipe", "-s dualpipe -P 4 -M 8 --cost F=1000,B=1000,W=1000,FB=2500");
+  const auto run = RunPpsim("explain " + path + " --json");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const json j = json::parse(run.out);
+  EXPECT_EQ(j["schedule"], "dualpipe");
+  EXPECT_EQ(j["stage_to_rank"], json::parse("[0, 1, 2, 3, 3, 2, 1, 0]"));
+  EXPECT_EQ(j["orders"][0][7], "(0F3;7B5)OVERLAP_F_B");
+  EXPECT_EQ(j["costs_us"][0]["FB"], 2.5);
+  for (const char* r : {"measured", "replay", "ideal"}) EXPECT_EQ(j[r]["makespan_us"], 24.0) << r;
+  EXPECT_TRUE(j["findings"].empty()) << j["findings"].dump();
+}
+
 TEST_F(ExplainTimeline, WhatExplainCannotReadIsRefusedNamingTheOp) {
   const std::string empty = dir_ + "/empty.json";
   std::ofstream(empty) << R"({"ops": []})";
   const std::string trace = std::string(PPSIM_TEST_DATA_DIR) + "/traces/pub-1f1b-P2-M4-none/rank0.json";
-  const std::string pair = Simulate("dualpipe", "-s dualpipe -P 4 -M 8");
+  // DualPipe's timeline with one pair's backward half taken out.
+  json halved = json::parse(Slurp(Simulate("dualpipe", "-s dualpipe -P 4 -M 8")));
+  json& ops = halved["ops"];
+  const auto half = std::find_if(ops.begin(), ops.end(), [](const json& op) {
+    return op.value("overlap", -1) >= 0 && op["kind"] == "B" && op["device"] == 1;
+  });
+  ASSERT_NE(half, ops.end());
+  const json forward_half = *std::find_if(ops.begin(), ops.end(), [&](const json& op) {
+    return op["device"] == 1 && op.value("overlap", -1) == (*half)["overlap"] && op["kind"] == "F";
+  });
+  ops.erase(half);
+  const std::string pair = dir_ + "/halved.json";
+  std::ofstream(pair) << halved.dump();
+  const std::string named = "F" + std::to_string(forward_half["microbatch"].get<int>()) + "@s" +
+                            std::to_string(forward_half["stage"].get<int>()) + " on device 1 is half of overlapped pair " +
+                            std::to_string(forward_half["overlap"].get<int>()) +
+                            ", whose other half (a backward starting with it, on the same device) is missing";
   const std::string recompute = Simulate("recompute", "-s 1f1b -P 2 -M 2 --recompute full");
   const std::string plain = Simulate("plain", "-s 1f1b -P 2 -M 2");
   const struct {
@@ -135,7 +187,7 @@ TEST_F(ExplainTimeline, WhatExplainCannotReadIsRefusedNamingTheOp) {
     int exit_code;
     std::string message;
   } cases[] = {
-      {pair, 8, "is half of an overlapped pair; explain does not read overlapped (OVERLAP_F_B) actions yet"},
+      {pair, 8, "halved.json: " + named},
       {recompute, 8, "is a recompute op; explain reads F, B, I and W actions only"},
       {empty, 7, "empty.json: no traceEvents: not a profiler trace, nor a ppsim timeline (the timeline has no ops)"},
       {plain + " " + trace, 2, "plain.json is a ppsim timeline, which holds every rank: give it alone"},
