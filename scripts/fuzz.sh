@@ -15,7 +15,7 @@ runs_limit=${PPSIM_FUZZ_RUNS:-0}
 if ((runs_limit > 0)); then seconds=${1:-0}; else seconds=${1:-600}; fi
 shift || true
 targets=("$@")
-((${#targets[@]})) || targets=(claim_parser scene_loader pytorch_csv schedule_text timeline_json kineto_trace model_toml model_json)
+((${#targets[@]})) || targets=(claim_parser scene_loader pytorch_csv schedule_text timeline_json kineto_trace model_toml model_json megatron_log)
 
 need=()
 for p in clang-14 libclang-rt-14-dev; do

@@ -287,7 +287,7 @@ Result<ExplainReport> ExplainMegatronLog(const std::string& path, const ExplainO
                               " more than waiting on its neighbours' compute explains; without it the step ends " +
                               Us(lost) + " sooner"});
   }
-  MedianCosts medians(S, std::vector<Tick>(4, 0));
+  MedianCosts medians(S, std::vector<Tick>(kKinds, 0));
   for (int s = 0; s < S; ++s) medians[s][0] = ideal_costs[s].first, medians[s][1] = ideal_costs[s].second;
   Result<std::vector<Finding>> order = FindBetterOrder(pl, medians, {}, r.ideal.makespan);
   if (!order) return order.error();

@@ -20,6 +20,7 @@ int TimelineJson(const std::uint8_t* data, std::size_t size);  // a timeline JSO
 int KinetoTrace(const std::uint8_t* data, std::size_t size);   // a profiler trace, read (last and #3 step)
 int ModelToml(const std::uint8_t* data, std::size_t size);     // a model file (TOML), read and checked
 int ModelJson(const std::uint8_t* data, std::size_t size);     // a model file's JSON twin, read and checked
+int MegatronTimersLog(const std::uint8_t* data, std::size_t size);  // a Megatron-LM timers log, read and explained
 
 struct Target {
   const char* name;  // also the directory of its inputs: tests/fuzz/<name>/
@@ -30,7 +31,7 @@ inline void PrintTo(const Target& t, std::ostream* os) { *os << t.name; }  // in
 inline constexpr Target kTargets[] = {
     {"claim_parser", ClaimParser},   {"scene_loader", SceneLoader},   {"pytorch_csv", PytorchCsv},
     {"schedule_text", ScheduleText}, {"timeline_json", TimelineJson}, {"kineto_trace", KinetoTrace},
-    {"model_toml", ModelToml},       {"model_json", ModelJson},
+    {"model_toml", ModelToml},       {"model_json", ModelJson},       {"megatron_log", MegatronTimersLog},
 };
 
 }  // namespace ppsim::fuzz
