@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <string>
 
+#include "ppsim/jobs/explain.h"
 #include "targets.h"
 
 namespace ppsim::fuzz {
@@ -18,7 +19,18 @@ int KinetoTrace(const std::uint8_t* data, std::size_t size) {
   const bool written = std::fwrite(data, 1, size, f) == size;
   std::fclose(f);
   if (!written) return 0;
-  (void)io::ReadKinetoTrace(path);
+  // A small trace that explain reads alone (one rank of world size 1, or a
+  // trace of parts) goes on through `ppsim explain`'s whole pipeline:
+  // orders, fit, the three runs, findings, the JSON and text reports.
+  Result<io::KinetoTrace> trace = io::ReadKinetoTrace(path);
+  if (trace && (trace->world_size <= 1 || !trace->parts.empty()) && trace->actions.size() <= 64 &&
+      trace->parts.size() <= 64) {
+    Result<jobs::ExplainReport> report = jobs::Explain({path}, jobs::ExplainOptions{});
+    if (report) {
+      (void)jobs::ExplainJson(*report);
+      (void)jobs::ExplainText(*report);
+    }
+  }
   io::KinetoReadOptions step;
   step.step = 3;
   (void)io::ReadKinetoTrace(path, step);
