@@ -13,6 +13,7 @@
 namespace ppsim {
 
 struct CommFigures;  // comm_run.h
+struct CommProgram;  // comm_model.h
 
 // One op as users see it (the `ops` entries of `simulate --json`).
 struct PlacedOp {
@@ -44,6 +45,11 @@ struct Timeline {
   // What the communication did when the problem models it (comm_options.h;
   // the makespan then includes the last transfer); null otherwise.
   std::shared_ptr<const CommFigures> comms;
+  // The schedule file's own communication (a PyTorch compute_comms CSV,
+  // io/imported_schedule.h), with comms modelled or not: what
+  // `--export pytorch-comms-csv` writes back instead of lowering again;
+  // null otherwise.
+  std::shared_ptr<const CommProgram> own_program;
 
   bool Has(OpId id) const { return id >= 0 && id < static_cast<OpId>(end.size()) && end[id] >= 0; }
   // REQUIRES: 0 <= id < end.size(). -1 for ids the schedule does not use.

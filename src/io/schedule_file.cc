@@ -11,6 +11,7 @@
 #include "ppsim/placement.h"
 #include "ppsim/recompute.h"
 #include "ppsim/io/pytorch_csv.h"
+#include "ppsim/io/pytorch_program.h"
 #include "ppsim/io/schedule_text.h"
 
 namespace ppsim::io {
@@ -31,13 +32,21 @@ Result<ImportedSchedule> ReadScheduleFile(const std::string& path) {
 namespace {
 
 // A file's own SEND/RECV when comms are modelled; else its compute order,
-// lowered by the problem's rule when comms are on (PlaceRun).
+// lowered by the problem's rule when comms are on (PlaceRun). The file's
+// own program stays with the run either way, for --export.
 Result<Timeline> SimulateWithComms(const Problem& p, ImportedSchedule imported) {
-  if (!p.comms.enabled() || !imported.comms) return PlaceRun(p, std::move(imported.schedule));
-  Result<CommRun> run = RunComms(p, imported.schedule, *imported.comms, p.comms);
+  std::shared_ptr<const CommProgram> own;
+  if (imported.comms) own = std::make_shared<const CommProgram>(std::move(*imported.comms));
+  if (!p.comms.enabled() || !own) {
+    Result<Timeline> t = PlaceRun(p, std::move(imported.schedule));
+    if (t) t->own_program = std::move(own);
+    return t;
+  }
+  Result<CommRun> run = RunComms(p, imported.schedule, *own, p.comms);
   if (!run) return run.error();
   Timeline t = std::move(run->timeline);
   t.comms = std::make_shared<const CommFigures>(std::move(static_cast<CommFigures&>(*run)));
+  t.own_program = std::move(own);
   return t;
 }
 
@@ -119,6 +128,8 @@ const std::vector<ExportFormat>& ExportFormats() {
       {"pytorch-comms-csv",
        [](const Timeline& t) -> Result<std::string> {
          if (Error e = NoSlices("pytorch-comms-csv", t); !e.ok()) return e;
+         // A compute_comms file's own program, as read; else PyTorch's lowering.
+         if (t.own_program) return FormatPytorchCsv(CsvFromProgram(t.schedule, *t.own_program));
          return WritePytorchCommsCsv(t.problem, t.schedule);
        }},
   };

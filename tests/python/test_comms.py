@@ -84,3 +84,15 @@ def test_dualpipes_own_batches():
     with pytest.raises(ppsim.Error, match="--comms dualpipe lowers DeepSeek's DualPipe and DualPipeV step\\(\\): "
                                           "zbv is neither dualpipe nor dualpipev"):
         ppsim.simulate("zbv", P=4, M=8, comms="dualpipe")
+
+
+def test_a_compute_comms_file_is_written_back_byte_for_byte():
+    # PyTorch's own artifact (test/distributed/pipelining/artifacts/): its
+    # SEND/RECV program, read and exported as PyTorch's csv.writer wrote it
+    # (CRLF; the stored copy has LF), with comms modelled or not.
+    import os
+    path = os.path.join(os.path.dirname(__file__), "..", "data", "pytorch_artifacts", "zb1p_2rank_2stagep_comms.csv")
+    with open(path, "rb") as f:
+        want = f.read().replace(b"\n", b"\r\n").decode()
+    assert ppsim.simulate(schedule_file=path).export("pytorch-comms-csv") == want
+    assert ppsim.simulate(schedule_file=path, comms="pytorch").export("pytorch-comms-csv") == want
