@@ -9,6 +9,7 @@
 
 #include "pytorch_action.h"
 #include "pytorch_comms_check.h"
+#include "pytorch_rules.h"
 #include "ppsim/io/pytorch_program.h"
 #include "schedule_shape.h"
 #include "ppsim/problem.h"
@@ -270,6 +271,7 @@ std::string FormatPytorchCsv(const PytorchCsv& csv) {
 }
 
 Result<ImportedSchedule> ScheduleFromPytorchCsv(const PytorchCsv& csv, const std::string& source) {
+  if (Error e = CheckPytorchRules(csv, source); !e.ok()) return e;
   if (Error e = CheckCommActions(csv, source); !e.ok()) return e;
   bool split = false;
   for (const auto& row : csv.rows)

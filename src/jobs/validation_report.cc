@@ -3,6 +3,9 @@
 #include <algorithm>
 
 #include "json_dump.h"
+#include "ppsim/io/atomic_file.h"
+#include "ppsim/io/problem_options.h"
+#include "ppsim/io/schedule_file.h"
 
 namespace ppsim::jobs {
 
@@ -28,6 +31,23 @@ ValidationReport ReportValidation(const TimelineToCheck& timeline, const std::ve
   if (found > shown) r.listed += "... and " + std::to_string(found - shown) + " more\n";
   r.verdict = file + ": " + std::to_string(found) + " violation(s); first: " + violations[0].message;
   return r;
+}
+
+Result<ValidationReport> ValidateScheduleFile(const std::string& path, int max_shown) {
+  Result<Problem> defaults = io::ToProblem(io::ProblemOptions{});  // simulate's, with no flag given
+  if (!defaults) return defaults.error();
+  Result<Timeline> t = io::SimulateScheduleFile(path, *defaults, false);
+  if (!t) return t.error();
+  TimelineToCheck check;
+  check.P = t->problem.P;
+  check.S = t->problem.stages();
+  check.M = t->problem.M;
+  check.placement = t->problem.placement;
+  check.costs = t->problem.costs;
+  check.ops = t->Ops();
+  std::int64_t unlisted = 0;
+  const std::vector<Violation> violations = ValidateTimeline(check, &unlisted);
+  return ReportValidation(check, violations, io::DisplayPath(path), max_shown, unlisted);
 }
 
 }  // namespace ppsim::jobs

@@ -138,6 +138,11 @@ inline constexpr BadInput kBadInputs[] = {
      "simulate --schedule-file s.txt", ErrorCode::kBadSchedule, "s.txt: F1@s0 is missing (expected on device 0)"},
     {"CsvWithTenMillionRows", "input size", "yes 0F0 | head -n 10000000 >big.csv", "simulate --schedule-file big.csv",
      ErrorCode::kTooLarge, "big.csv:4097:1: more than 4096 devices (rows)"},
+    {"CsvBackwardBeforeItsForward", "schedule CSV",
+     "printf '0F0,0F1,0B0,0F2,0B1,0F3,0B2,0B3\\r\\n1F1,1B0,1F2,1B1,1F3,1B2,1F4,1B3\\r\\n' >s.csv", "validate s.csv",
+     ErrorCode::kBadSchedule,
+     "s.csv:2:5: 1B0 runs the full backward without its forward 1F0 before it (PyTorch's _validate_schedule: "
+     "'Rank 1, step 1: Running Full Backward for stage 1, microbatch 0 without first running Forward')"},
     // Outputs: a write error is exit 12, and nothing partial is left behind.
     {"OutputOntoDevFull", "output", "", "simulate -o /dev/full", ErrorCode::kIo,
      "cannot write /dev/full: No space left on device"},

@@ -248,7 +248,8 @@ TEST(PytorchCsvErrors, MissingOp) {
 TEST(PytorchCsvErrors, StageOnTwoRanks) {
   const Error e = ReadError("0F0,0B0\r\n0F1,0B1\r\n");
   EXPECT_EQ(e.code, ErrorCode::kBadSchedule);
-  EXPECT_EQ(e.message, "s.csv:2:1: F1@s0 puts stage 0 on device 1, but F0@s0 at 1:1 put it on device 0");
+  EXPECT_EQ(e.message, "s.csv:2:1: 0F1 runs stage 0 on rank 1, which rank 0 runs too (PyTorch's _validate_schedule: "
+                       "'Rank 1, step 0: Stage 0 is assigned to both rank 1 and rank 0')");
 }
 
 // Any placement is read as PyTorch infers it (each stage on the rank whose

@@ -112,14 +112,15 @@ TEST(PytorchLowering, NoCommBetweenStagesOnOneRank) {
 }
 
 TEST(PytorchLowering, AnOrderThatCannotBeLoweredNamesEachRanksWaitingAction) {
-  // Each rank's first action needs the other's output: PyTorch's "Malformed
-  // compute schedule", here naming what each rank waits to place.
-  Result<io::ImportedSchedule> compute = io::ReadPytorchCsv("0B0,0F0\r\n1F0,1B0\r\n", "x.csv");
+  // Each rank waits on an action the other places only after its own:
+  // PyTorch's "Malformed compute schedule", here naming what each rank
+  // waits to place.
+  Result<io::ImportedSchedule> compute = io::ReadPytorchCsv("0F0,0B0,0F1,0B1\r\n1F0,1F1,1B0,1B1\r\n", "x.csv");
   ASSERT_TRUE(compute.ok()) << compute.error().Text();
   Result<CommProgram> lowered = LowerPytorch(compute->problem, compute->schedule);
   ASSERT_FALSE(lowered.ok());
   EXPECT_EQ(lowered.error().code, ErrorCode::kDeadlock);
-  EXPECT_NE(lowered.error().message.find("rank 0 waits to place B0@s0; rank 1 waits to place F0@s1"), std::string::npos)
+  EXPECT_NE(lowered.error().message.find("rank 0 waits to place B0@s0; rank 1 waits to place F1@s1"), std::string::npos)
       << lowered.error().message;
 }
 

@@ -82,8 +82,10 @@ def test_python_names_the_keyword_the_cli_its_flag():
 
 
 def test_deadlock_names_the_waiting_ops():
-    # Device 0 waits for a backward that needs a forward it has not run yet.
-    text = "0B0,0F0\r\n1F0,1B0\r\n"
+    # Device 0 waits on 1B0, which device 1 runs after 1F1, which needs 0F1,
+    # which device 0 runs after 0B0. (A backward before its own forward is
+    # PyTorch's order rule instead: exit 8, test_pytorchs_order_rules_...)
+    text = "0F0,0B0,0F1,0B1\r\n1F0,1F1,1B0,1B1\r\n"
     with tempfile.TemporaryDirectory() as d:
         path = os.path.join(d, "dead.csv")
         with open(path, "w", newline="") as f:
@@ -94,7 +96,7 @@ def test_deadlock_names_the_waiting_ops():
     assert e.value.code == code == 9
     assert "ppsim: " + str(e.value) + "\n" == err
     with pytest.raises(ppsim.Error) as e:
-        ppsim.simulate_pytorch({0: ["0B0", "0F0"], 1: ["1F0", "1B0"]})
+        ppsim.simulate_pytorch({0: ["0F0", "0B0", "0F1", "0B1"], 1: ["1F0", "1F1", "1B0", "1B1"]})
     assert e.value.code == 9 and str(e.value).startswith("pipeline_order: deadlock: device 0 waits on")
 
 
@@ -127,3 +129,16 @@ def test_claim_nested_too_deep_is_the_cli_parse_error():
     assert e.value.code == code == 7
     assert "ppsim: " + str(e.value) + "\n" == err
     assert "nests deeper than 256 levels" in str(e.value)
+
+
+def test_pytorchs_order_rules_are_the_clis_error(tmp_path):
+    # A backward input before its forward: PyTorch's _validate_schedule
+    # message, the cell and exit 8, from Python as from the CLI.
+    path = tmp_path / "bad.csv"
+    path.write_text("0I0,0F0,0W0\r\n")
+    code, out, err = run_cli("simulate", "--schedule-file", str(path))
+    assert code == 8
+    with pytest.raises(ppsim.Error) as e:
+        ppsim.simulate(schedule_file=str(path))
+    assert "ppsim: " + str(e.value) + "\n" == err
+    assert "Running Backward Input for stage 0, microbatch 0 without first running Forward" in err

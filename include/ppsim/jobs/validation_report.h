@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "ppsim/error.h"
 #include "ppsim/validate.h"
 
 namespace ppsim::jobs {
@@ -28,5 +29,14 @@ struct ValidationReport {
 // more", --json's "unlisted" when > 0) include the unlisted ones.
 ValidationReport ReportValidation(const TimelineToCheck& timeline, const std::vector<Violation>& violations,
                                   const std::string& file, int max_shown, std::int64_t unlisted = 0);
+
+// `ppsim validate FILE.csv`: PyTorch's schedule CSV (compute-only or
+// compute_comms) read as `simulate --schedule-file` reads it — PyTorch's
+// own order rules first (io/pytorch_rules.h), then completeness — and
+// placed at simulate's default costs; that placement is then checked as a
+// timeline is.
+// Errors: the reader's (kBadSchedule naming FILE:row:col and the action),
+// a deadlock.
+Result<ValidationReport> ValidateScheduleFile(const std::string& path, int max_shown);
 
 }  // namespace ppsim::jobs
