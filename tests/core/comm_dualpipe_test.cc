@@ -39,6 +39,7 @@
 #include <utility>
 #include <vector>
 
+#include "comm_calls.h"
 #include "ppsim/comm_lowering.h"
 #include "ppsim/comm_run.h"
 #include "ppsim/generators.h"
@@ -47,19 +48,7 @@
 namespace ppsim {
 namespace {
 
-// A device's program as the recorder writes it: each blocking batch in
-// brackets, a pair "F+B", a full backward "(full)".
-std::string Calls(const OpSpace& space, const std::vector<CommAction>& program) {
-  std::string out;
-  for (size_t i = 0; i < program.size(); ++i) {
-    const CommAction& a = program[i];
-    const bool opens = a.batch >= 0 && (i == 0 || program[i - 1].batch != a.batch);
-    const bool closes = a.batch >= 0 && (i + 1 == program.size() || program[i + 1].batch != a.batch);
-    out += (out.empty() ? "" : " ") + std::string(opens ? "[" : "") + CommActionName(space, a) +
-           (a.kind == CommKind::kCompute && a.slot.full ? "(full)" : "") + (closes ? "]" : "");
-  }
-  return out;
-}
+using testing::Calls;
 
 Problem Dual(int P, int M) {
   Problem p;
