@@ -14,6 +14,7 @@
 #include "ppsim/io/atomic_file.h"
 #include "ppsim/io/mapped_file.h"
 #include "ppsim/io/timeline_json.h"
+#include "ppsim/op.h"
 
 namespace ppsim::jobs::explain {
 
@@ -28,8 +29,7 @@ Result<std::vector<io::KinetoTrace>> TimelineAsTraces(const std::string& path) {
   bool split = false;
   int P = 0;
   for (const PlacedOp& op : ops) {
-    const std::string at = shown + ": " + std::string(1, "FBWR"[static_cast<int>(op.kind)]) +
-                           std::to_string(op.microbatch) + "@s" + std::to_string(op.stage);
+    const std::string at = shown + ": " + OpName(op.op());
     if (op.kind == OpKind::kR)
       return Fail(ErrorCode::kBadSchedule, at + " is a recompute op; explain reads F, B, I and W actions only");
     if (op.slice != 0)
@@ -66,11 +66,10 @@ Result<std::vector<io::KinetoTrace>> TimelineAsTraces(const std::string& path) {
       // simulate --json writes both halves with the pair's interval and id.
       const bool whole = i + 1 < ops.size() && ops[i + 1].device == op.device &&
                          ops[i + 1].overlap == op.overlap && op.kind == OpKind::kF &&
-                         (ops[i + 1].kind == OpKind::kB);
+                         ops[i + 1].kind == OpKind::kB;
       if (!whole)
         return Fail(ErrorCode::kBadSchedule,
-                    shown + ": " + std::string(1, "FBWR"[static_cast<int>(op.kind)]) + std::to_string(op.microbatch) +
-                        "@s" + std::to_string(op.stage) + " on device " + std::to_string(op.device) +
+                    shown + ": " + OpName(op.op()) + " on device " + std::to_string(op.device) +
                         " is half of overlapped pair " + std::to_string(op.overlap) +
                         ", whose other half (a backward starting with it, on the same device) is missing");
       const PlacedOp& b = ops[++i];

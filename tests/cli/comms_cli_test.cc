@@ -13,44 +13,40 @@
 #include <string>
 
 #include "cli/run_tool.h"
+#include "cli/simulate_json.h"
 
 namespace ppsim {
 namespace {
 
 using testing::RunPpsim;
-
-nlohmann::json Json(const std::string& args) {
-  const testing::ToolRun run = RunPpsim("simulate " + args + " --json");
-  EXPECT_EQ(run.exit_code, 0) << args << ": " << run.err;
-  return nlohmann::json::parse(run.out, nullptr, false);
-}
+using testing::SimulateJson;
 
 const char* const kInterleaved = "-s interleaved -P 4 --chunks 2 -M 8";
 
 TEST(CommsCli, EagerRecvsMakeTheWarmUpBubbleDeferringClosesIt) {
-  const nlohmann::json none = Json(kInterleaved);
-  const nlohmann::json eager = Json(std::string(kInterleaved) + " --comms pytorch");
-  const nlohmann::json deferred = Json(std::string(kInterleaved) + " --comms pytorch-deferred");
+  const nlohmann::json none = SimulateJson(kInterleaved);
+  const nlohmann::json eager = SimulateJson(std::string(kInterleaved) + " --comms pytorch");
+  const nlohmann::json deferred = SimulateJson(std::string(kInterleaved) + " --comms pytorch-deferred");
   EXPECT_EQ(none["makespan"], 38);
   EXPECT_EQ(eager["makespan"], 48);
   EXPECT_EQ(deferred["makespan"], 38);
   EXPECT_EQ(eager["exposed_comm_per_device"], nlohmann::json({0, 10, 3, 0}));
   EXPECT_EQ(deferred["exposed_comm"], 0);
   // Any number of RECVs in flight: the eager order costs nothing either.
-  EXPECT_EQ(Json(std::string(kInterleaved) + " --comms pytorch --link-concurrency 0")["makespan"], 38);
+  EXPECT_EQ(SimulateJson(std::string(kInterleaved) + " --comms pytorch --link-concurrency 0")["makespan"], 38);
 }
 
 TEST(CommsCli, MegatronsBlockingCallsCostWhatTheyHide) {
   // docs/comms.md's table: 1F1B P=4 M=8, link latency 1.
   const std::string one_f1b = "-s 1f1b -P 4 -M 8 --link-latency 1";
-  const nlohmann::json megatron = Json(one_f1b + " --comms megatron");
+  const nlohmann::json megatron = SimulateJson(one_f1b + " --comms megatron");
   EXPECT_EQ(megatron["makespan"], 41);
   EXPECT_EQ(megatron["exposed_comm_per_device"], nlohmann::json({13, 20, 18, 8}));
   EXPECT_EQ(megatron["comms"]["rule"], "megatron");
   EXPECT_EQ(megatron["comms"]["posting"], "blocking");
-  EXPECT_EQ(Json(one_f1b + " --comms adjacent")["exposed_comm"], 48);
-  EXPECT_EQ(Json(one_f1b + " --comms adjacent")["comms"]["posting"], "async");
-  EXPECT_EQ(Json("-s 1f1b -P 4 -M 8 --comms megatron")["makespan"], 22);  // latency 0: as without comms
+  EXPECT_EQ(SimulateJson(one_f1b + " --comms adjacent")["exposed_comm"], 48);
+  EXPECT_EQ(SimulateJson(one_f1b + " --comms adjacent")["comms"]["posting"], "async");
+  EXPECT_EQ(SimulateJson("-s 1f1b -P 4 -M 8 --comms megatron")["makespan"], 22);  // latency 0: as without comms
 }
 
 // docs/comms.md's table: Megatron's interleaved loop (P = 4, v = 2, M = 8,
@@ -60,10 +56,10 @@ TEST(CommsCli, MegatronsBlockingCallsCostWhatTheyHide) {
 // two (one per peer).
 TEST(CommsCli, MegatronOverlapFinishesEarlierThanItsBlockingCalls) {
   const std::string args = std::string(kInterleaved) + " --cost F=10,BW=20 --link-latency 3";
-  const nlohmann::json blocking = Json(args + " --comms megatron");
-  const nlohmann::json overlap = Json(args + " --comms megatron-overlap");
-  const nlohmann::json overlap2 = Json(args + " --comms megatron-overlap --link-concurrency 2");
-  EXPECT_EQ(Json(std::string(kInterleaved) + " --cost F=10,BW=20")["makespan"], 285);  // no comm ops
+  const nlohmann::json blocking = SimulateJson(args + " --comms megatron");
+  const nlohmann::json overlap = SimulateJson(args + " --comms megatron-overlap");
+  const nlohmann::json overlap2 = SimulateJson(args + " --comms megatron-overlap --link-concurrency 2");
+  EXPECT_EQ(SimulateJson(std::string(kInterleaved) + " --cost F=10,BW=20")["makespan"], 285);  // no comm ops
   EXPECT_EQ(blocking["makespan"], 360);
   EXPECT_EQ(blocking["exposed_comm_per_device"], nlohmann::json({80, 72, 66, 60}));
   EXPECT_EQ(overlap["makespan"], 332);
@@ -76,9 +72,9 @@ TEST(CommsCli, MegatronOverlapFinishesEarlierThanItsBlockingCalls) {
   // A latency ten times larger on one serialized stream: the receives
   // posted ahead hold back the sends behind them, and overlap loses.
   const std::string far = std::string(kInterleaved) + " --cost F=10,BW=20 --link-latency 10";
-  EXPECT_EQ(Json(far + " --comms megatron")["makespan"], 535);
-  EXPECT_EQ(Json(far + " --comms megatron-overlap")["makespan"], 630);
-  EXPECT_EQ(Json(far + " --comms megatron-overlap --link-concurrency 2")["makespan"], 480);
+  EXPECT_EQ(SimulateJson(far + " --comms megatron")["makespan"], 535);
+  EXPECT_EQ(SimulateJson(far + " --comms megatron-overlap")["makespan"], 630);
+  EXPECT_EQ(SimulateJson(far + " --comms megatron-overlap --link-concurrency 2")["makespan"], 480);
 }
 
 TEST(CommsCli, MegatronRefusesWhatItsLoopsDoNotRun) {

@@ -9,24 +9,20 @@
 #include <string>
 
 #include "cli/run_tool.h"
+#include "cli/simulate_json.h"
 
 namespace ppsim {
 namespace {
 
 using testing::RunPpsim;
-
-nlohmann::json Json(const std::string& args) {
-  const testing::ToolRun run = RunPpsim("simulate " + args + " --json");
-  EXPECT_EQ(run.exit_code, 0) << args << ": " << run.err;
-  return nlohmann::json::parse(run.out, nullptr, false);
-}
+using testing::SimulateJson;
 
 // docs/comms.md's table: dualpipev P=4 M=8, unit costs (a tick is a quarter
 // unit, a chunk's F two ticks), link latency 1 unit = 4 ticks.
 TEST(CommsDualPipeCli, DeepSeeksBatchesAgainstPytorchsLowering) {
   const std::string v = "-s dualpipev -P 4 -M 8 --link-latency 1";
-  const nlohmann::json own = Json(v + " --comms dualpipe");
-  const nlohmann::json pytorch = Json(v + " --comms pytorch");
+  const nlohmann::json own = SimulateJson(v + " --comms dualpipe");
+  const nlohmann::json pytorch = SimulateJson(v + " --comms pytorch");
   EXPECT_EQ(own["makespan"], 189);
   EXPECT_EQ(own["exposed_comm"], 374);
   EXPECT_EQ(own["exposed_comm_per_device"], nlohmann::json({76, 116, 110, 72}));
@@ -36,20 +32,20 @@ TEST(CommsDualPipeCli, DeepSeeksBatchesAgainstPytorchsLowering) {
   // blocking); any number in flight, its run ends at 163.
   EXPECT_EQ(pytorch["makespan"], 289);
   EXPECT_EQ(pytorch["exposed_comm"], 469);
-  EXPECT_EQ(Json(v + " --comms pytorch --link-concurrency 0")["makespan"], 163);
+  EXPECT_EQ(SimulateJson(v + " --comms pytorch --link-concurrency 0")["makespan"], 163);
   // A batch posts as one group (batch_isend_irecv): its RECVs queue only
   // behind those posted before it, so the stream's limit changes nothing.
-  EXPECT_EQ(Json(v + " --comms dualpipe --link-concurrency 0")["makespan"], 189);
-  EXPECT_EQ(Json("-s dualpipev -P 4 -M 8 --comm 1")["makespan"], 159);  // the latency model
+  EXPECT_EQ(SimulateJson(v + " --comms dualpipe --link-concurrency 0")["makespan"], 189);
+  EXPECT_EQ(SimulateJson("-s dualpipev -P 4 -M 8 --comm 1")["makespan"], 159);  // the latency model
   // With no latency a blocking SEND still waits for its peer's RECV: W0@s5's
   // batch on device 2 holds SEND_B0@s5, met when device 3 posts RECV_B0@s4
   // after F4@s3; one tick more than without comms.
-  const nlohmann::json zero = Json("-s dualpipev -P 4 -M 8 --comms dualpipe");
+  const nlohmann::json zero = SimulateJson("-s dualpipev -P 4 -M 8 --comms dualpipe");
   EXPECT_EQ(zero["makespan"], 77);
   EXPECT_EQ(zero["exposed_comm_per_device"], nlohmann::json({0, 0, 2, 0}));
-  EXPECT_EQ(Json("-s dualpipev -P 4 -M 8")["makespan"], 76);
+  EXPECT_EQ(SimulateJson("-s dualpipev -P 4 -M 8")["makespan"], 76);
   // DualPipe's two copies, which PyTorch's runtime cannot run.
-  const nlohmann::json dual = Json("-s dualpipe -P 4 -M 8 --link-latency 1 --comms dualpipe");
+  const nlohmann::json dual = SimulateJson("-s dualpipe -P 4 -M 8 --link-latency 1 --comms dualpipe");
   EXPECT_EQ(dual["makespan"], 60);
   EXPECT_EQ(dual["exposed_comm_per_device"], nlohmann::json({20, 26, 26, 20}));
 }

@@ -16,11 +16,13 @@
 #include <vector>
 
 #include "cli/run_tool.h"
+#include "cli/simulate_json.h"
 
 namespace ppsim {
 namespace {
 
 using testing::RunPpsim;
+using testing::SimulateJson;
 
 // Interleaved 1F1B, P=4 v=2 M=8, a stage costing F=2 BW=2 (a chunk 1 each):
 // PyTorch's eager RECVs with one unit of link latency, against the deferred
@@ -54,12 +56,6 @@ std::string WriteScene(const std::string& name, const std::string& text) {
   const std::string path = ::testing::TempDir() + "/" + name + "_" + std::to_string(::getpid()) + ".toml";
   std::ofstream(path) << text;
   return path;
-}
-
-nlohmann::json SimulateJson(const std::string& args) {
-  const testing::ToolRun run = RunPpsim("simulate " + args + " --json");
-  EXPECT_EQ(run.exit_code, 0) << args << ": " << run.err;
-  return nlohmann::json::parse(run.out, nullptr, false);
 }
 
 const char* const kEagerArgs =
